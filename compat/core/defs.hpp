@@ -1,0 +1,134 @@
+// Base definitions of sgpu's numerical core: the host/device qualifier, strided views,
+// the CPU "team of one", machine constants and a small complex type.
+//
+// Every per-matrix algorithm in compat/core/ is written once as a template over
+//   - a Team (who shares the element loops: one thread on the CPU, p lanes on the GPU), and
+//   - strided views (so MW, EW and RW arrangements of seed 000 §4.4 are the same code).
+// A team loop is written `for (int j = t.first(lo); j < hi; j += t.step())`; scalar work
+// (reflector coefficients, shifts) is done redundantly by every member after t.sync(), so
+// the arithmetic, and therefore the rounding, is the same for any team size.
+#pragma once
+
+#include <stdint.h>
+#include <math.h>
+
+#if defined(__CUDACC__)
+#define SGPU_HD __host__ __device__ __forceinline__
+#else
+#define SGPU_HD inline
+#endif
+
+namespace sgpu {
+namespace core {
+
+// LAPACK's dlamch values for IEEE double: 'S' safe minimum, 'E' eps (rounding), 'P' eps*base.
+struct Mach {
+  static constexpr double safmin = 2.2250738585072014e-308;  // 2^-1022
+  static constexpr double eps = 1.1102230246251565e-16;      // 2^-53
+  static constexpr double ulp = 2.2204460492503131e-16;      // 2^-52
+};
+
+// Matrix view: element (i, j) at p[i*rs + j*cs]. MW: rs=1, cs=ld. EW: rs=N, cs=N*n.
+template <class T>
+struct Mat {
+  T* p;
+  int64_t rs, cs;
+  SGPU_HD T& operator()(int i, int j) const { return p[(int64_t)i * rs + (int64_t)j * cs]; }
+  SGPU_HD Mat sub(int i, int j) const { return Mat{&(*this)(i, j), rs, cs}; }
+};
+
+// Vector view: element i at p[i*s].
+template <class T>
+struct Vec {
+  T* p;
+  int64_t s;
+  SGPU_HD T& operator[](int i) const { return p[(int64_t)i * s]; }
+};
+
+template <class T>
+SGPU_HD Mat<T> col_major(T* p, int64_t ld) { return Mat<T>{p, 1, ld}; }
+template <class T>
+SGPU_HD Vec<T> contiguous(T* p) { return Vec<T>{p, 1}; }
+
+// 1-based views, so that routines following LAPACK's reference keep its indices.
+template <class T>
+struct Mat1 {
+  T* p;
+  int64_t rs, cs;
+  SGPU_HD T& operator()(int i, int j) const { return p[(int64_t)(i - 1) * rs + (int64_t)(j - 1) * cs]; }
+};
+template <class T>
+struct Vec1 {
+  T* p;
+  int64_t s;
+  SGPU_HD T& operator[](int i) const { return p[(int64_t)(i - 1) * s]; }
+  SGPU_HD Vec<T> from(int i) const { return Vec<T>{&(*this)[i], s}; }  // 0-based tail starting at i
+};
+template <class T>
+SGPU_HD Mat1<T> one_based(Mat<T> m) { return Mat1<T>{m.p, m.rs, m.cs}; }
+template <class T>
+SGPU_HD Vec1<T> one_based(Vec<T> v) { return Vec1<T>{v.p, v.s}; }
+// Column j from row i as a 0-based vector; row i from column j likewise.
+template <class T>
+SGPU_HD Vec<T> col(Mat1<T> m, int i, int j) { return Vec<T>{&m(i, j), m.rs}; }
+template <class T>
+SGPU_HD Vec<T> row(Mat1<T> m, int i, int j) { return Vec<T>{&m(i, j), m.cs}; }
+
+// The CPU team: one member. The GPU backends provide teams of p lanes with the same interface.
+struct TeamOne {
+  SGPU_HD int first(int lo) const { return lo; }
+  SGPU_HD int step() const { return 1; }
+  SGPU_HD bool leader() const { return true; }
+  SGPU_HD void sync() const {}
+  SGPU_HD double sum(double x) const { return x; }
+  SGPU_HD double max(double x) const { return x; }
+};
+
+// Fortran SIGN(a, b).
+SGPU_HD double sign(double a, double b) { return copysign(fabs(a), b); }
+SGPU_HD double dmax(double a, double b) { return a > b ? a : b; }  // Fortran MAX semantics are not needed:
+SGPU_HD double dmin(double a, double b) { return a < b ? a : b; }  // NaNs are screened before iteration.
+SGPU_HD bool finite(double x) { return x - x == 0.0; }
+
+// sqrt(x^2 + y^2) without unnecessary overflow (LAPACK dlapy2).
+SGPU_HD double lapy2(double x, double y) {
+  double xa = fabs(x), ya = fabs(y);
+  double w = dmax(xa, ya), z = dmin(xa, ya);
+  if (z == 0.0 || w > 1.7976931348623157e308) return w;
+  double q = z / w;
+  return w * sqrt(1.0 + q * q);
+}
+
+// Complex double, layout-compatible with double _Complex, std::complex<double> and cuDoubleComplex.
+struct zc {
+  double re, im;
+};
+SGPU_HD zc zmake(double r, double i) { return zc{r, i}; }
+SGPU_HD zc operator+(zc a, zc b) { return zc{a.re + b.re, a.im + b.im}; }
+SGPU_HD zc operator-(zc a, zc b) { return zc{a.re - b.re, a.im - b.im}; }
+SGPU_HD zc operator*(zc a, zc b) { return zc{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+SGPU_HD zc operator*(double s, zc a) { return zc{s * a.re, s * a.im}; }
+SGPU_HD zc conj(zc a) { return zc{a.re, -a.im}; }
+SGPU_HD double abs1(zc a) { return fabs(a.re) + fabs(a.im); }
+SGPU_HD double zabs(zc a) { return lapy2(a.re, a.im); }
+
+// Robust complex division (a + ib) / (c + id), Smith's method (as LAPACK dladiv's fallback).
+SGPU_HD void ladiv(double a, double b, double c, double d, double& p, double& q) {
+  if (fabs(d) < fabs(c)) {
+    double e = d / c, f = c + d * e;
+    p = (a + b * e) / f;
+    q = (b - a * e) / f;
+  } else {
+    double e = c / d, f = d + c * e;
+    p = (b + a * e) / f;
+    q = (-a + b * e) / f;
+  }
+}
+SGPU_HD zc zdiv(zc x, zc y) {
+  zc r;
+  ladiv(x.re, x.im, y.re, y.im, r.re, r.im);
+  return r;
+}
+
+}  // namespace core
+}  // namespace sgpu

@@ -1,0 +1,89 @@
+// One matrix of zheev: eigenvalues (ascending) and optionally eigenvectors of a Hermitian matrix:
+// scaling as zheev, Householder tridiagonalization, phase scaling to a real symmetric tridiagonal,
+// implicit QL/QR with Wilkinson's shift, eigenvectors accumulated into the unitary factor.
+#pragma once
+#include "hetrd.hpp"
+#include "steqr.hpp"
+
+namespace sgpu {
+namespace core {
+
+// Doubles of workspace one matrix needs: d, er, cw, sw (n each), e, tau, y (n complex each),
+// and Q (n x n complex) when vectors are wanted.
+SGPU_HD int64_t heev_work(int n, bool wantz) {
+  return 4 * (int64_t)n + 6 * (int64_t)n + (wantz ? 2 * (int64_t)n * n : 0);
+}
+
+// Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
+// eigenvalues, unordered, in that case). Non-finite input: w and (wantz) A are NaN, info = n.
+template <class Team>
+SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<double> w, double* work) {
+  if (n == 0) return 0;
+  // Mirror the referenced triangle into the other one so the core works on the lower triangle.
+  double bad = 0.0, anrm = 0.0;
+  for (int c = t.first(1); c <= n; c += t.step())
+    for (int r = c; r <= n; ++r) {
+      zc x = lower ? a(r, c) : conj(a(c, r));
+      if (r == c) x.im = 0.0;
+      if (!finite(x.re) || !finite(x.im)) bad = 1.0;
+      anrm = dmax(anrm, zabs(x));
+    }
+  bad = t.max(bad);
+  anrm = t.max(anrm);
+  t.sync();
+  if (bad != 0.0) {
+    if (t.leader())
+      for (int i = 1; i <= n; ++i) w[i] = NAN;
+    if (wantz)
+      for (int c = t.first(1); c <= n; c += t.step())
+        for (int r = 1; r <= n; ++r) a(r, c) = zc{NAN, NAN};
+    t.sync();
+    return n;
+  }
+  if (!lower)
+    for (int c = t.first(1); c <= n; c += t.step())
+      for (int r = c + 1; r <= n; ++r) a(r, c) = conj(a(c, r));
+  t.sync();
+  if (n == 1) {
+    if (t.leader()) {
+      w[1] = a(1, 1).re;
+      if (wantz) a(1, 1) = zc{1.0, 0.0};
+    }
+    t.sync();
+    return 0;
+  }
+  Vec1<double> d{work, 1}, er{work + n, 1}, cw{work + 2 * n, 1}, sw{work + 3 * n, 1};
+  zc* zw = reinterpret_cast<zc*>(work + 4 * n);
+  Vec1<zc> e{zw, 1}, tau{zw + n, 1}, y{zw + 2 * n, 1};
+  Mat1<zc> q{zw + 3 * n, 1, n};
+
+  // Scale the matrix to an allowable range, if necessary.
+  const double smlnum = Mach::safmin / Mach::ulp, bignum = 1.0 / smlnum;
+  const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
+  double sigma = 1.0;
+  if (anrm > 0.0 && anrm < rmin)
+    sigma = rmin / anrm;
+  else if (anrm > rmax)
+    sigma = rmax / anrm;
+  if (sigma != 1.0)
+    for (int c = t.first(1); c <= n; c += t.step())
+      for (int r = c; r <= n; ++r) a(r, c) = sigma * a(r, c);
+  t.sync();
+
+  hetd2(t, n, a, d, e, tau, y);
+  if (wantz) ungtr(t, n, a, tau, q);
+  phase_scale(t, n, e, er, wantz, n, q);
+  int info = steqr(t, wantz, n, d, er, n, q, cw, sw);
+  if (wantz)
+    for (int c = t.first(1); c <= n; c += t.step())
+      for (int r = 1; r <= n; ++r) a(r, c) = q(r, c);
+  // Undo the scaling of the eigenvalues.
+  const int imax = info == 0 ? n : info - 1;
+  if (t.leader())
+    for (int i = 1; i <= n; ++i) w[i] = (sigma != 1.0 && i <= imax) ? d[i] / sigma : d[i];
+  t.sync();
+  return info;
+}
+
+}  // namespace core
+}  // namespace sgpu

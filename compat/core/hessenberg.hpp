@@ -1,0 +1,67 @@
+// Householder reduction to upper Hessenberg form (seed 000 Alg. 1; LAPACK dgehd2) and the
+// explicit orthogonal factor (dorghr). Rows and columns are the team's units of work: the
+// right update gives each member whole rows, the left update whole columns.
+#pragma once
+#include "reflect.hpp"
+
+namespace sgpu {
+namespace core {
+
+// A(ilo:ihi, ilo:ihi) is reduced; reflector i (i = ilo..ihi-1) is stored below the subdiagonal
+// of column i with its scalar in tau[i] (1-based, as LAPACK).
+template <class Team>
+SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau) {
+  for (int i = ilo; i <= ihi - 1; ++i) {
+    const int m = ihi - i;  // reflector length: rows i+1..ihi
+    t.sync();
+    double alpha = a(i + 1, i);
+    double ti;
+    Vec<double> x = col(a, i + 2 <= n ? i + 2 : n, i);
+    double beta = larfg(t, m, alpha, x, ti);
+    if (t.leader()) tau[i] = ti;
+    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T, one row per member.
+    for (int r = t.first(1); r <= ihi; r += t.step()) {
+      double w = a(r, i + 1);
+      for (int k = 1; k < m; ++k) w += a(r, i + 1 + k) * x[k - 1];
+      w *= ti;
+      a(r, i + 1) -= w;
+      for (int k = 1; k < m; ++k) a(r, i + 1 + k) -= w * x[k - 1];
+    }
+    t.sync();
+    // Left: A(i+1:ihi, i+1:n) -= tau v (v^T A), one column per member.
+    for (int c = t.first(i + 1); c <= n; c += t.step()) {
+      double w = a(i + 1, c);
+      for (int k = 1; k < m; ++k) w += x[k - 1] * a(i + 1 + k, c);
+      w *= ti;
+      a(i + 1, c) -= w;
+      for (int k = 1; k < m; ++k) a(i + 1 + k, c) -= w * x[k - 1];
+    }
+    t.sync();
+    if (t.leader()) a(i + 1, i) = beta;
+  }
+  t.sync();
+}
+
+// Q = H(ilo) H(ilo+1) ... H(ihi-1) into q (n x n), from the reflectors gehd2 left in a.
+template <class Team>
+SGPU_HD void orghr(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau, Mat1<double> q) {
+  for (int c = t.first(1); c <= n; c += t.step())
+    for (int r = 1; r <= n; ++r) q(r, c) = (r == c) ? 1.0 : 0.0;
+  t.sync();
+  // Backward accumulation: column c of Q only ever changes in the member that owns c.
+  for (int i = ihi - 1; i >= ilo; --i) {
+    const int m = ihi - i;
+    const double ti = tau[i];
+    for (int c = t.first(i + 1); c <= ihi; c += t.step()) {
+      double w = q(i + 1, c);
+      for (int k = 1; k < m; ++k) w += a(i + 1 + k, i) * q(i + 1 + k, c);
+      w *= ti;
+      q(i + 1, c) -= w;
+      for (int k = 1; k < m; ++k) q(i + 1 + k, c) -= w * a(i + 1 + k, i);
+    }
+  }
+  t.sync();
+}
+
+}  // namespace core
+}  // namespace sgpu

@@ -1,0 +1,105 @@
+// Householder tridiagonalization of a Hermitian matrix held in its lower triangle (LAPACK zhetd2,
+// and seed 002's reduced form: one matrix-vector product per step, p = tau A v,
+// w = p - (tau/2)(p^H v) v, A -= v w^H + w v^H), the explicit unitary factor (zungtr), and the
+// phase scaling that turns a Hermitian tridiagonal into a real symmetric one (seed 002 §3).
+#pragma once
+#include "reflect.hpp"
+
+namespace sgpu {
+namespace core {
+
+// Reduces A (lower triangle, n x n) to T = Q^H A Q. On return d[1..n] is diag(T), e[1..n-1] the
+// subdiagonal of T (complex in general; real with zlarfg's reflectors), reflector i in A(i+2:n, i)
+// with scalar tau[i]. y[1..n] is workspace.
+template <class Team>
+SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e, Vec1<zc> tau, Vec1<zc> y) {
+  for (int i = 1; i <= n - 1; ++i) {
+    const int m = n - i;  // order of the trailing matrix A(i+1:n, i+1:n)
+    t.sync();
+    zc alpha = a(i + 1, i);
+    zc taui;
+    Vec<zc> x = col(a, i + 2 <= n ? i + 2 : n, i);  // v = (1, x)
+    double beta = zlarfg(t, m, alpha, x, taui);
+    auto v = [&](int k) -> zc { return k == 1 ? zc{1.0, 0.0} : x[k - 2]; };  // v_k, k = 1..m
+    if (taui.re != 0.0 || taui.im != 0.0) {
+      // y = tau A v, by rows of the Hermitian trailing matrix (lower triangle only is read).
+      for (int r = t.first(1); r <= m; r += t.step()) {
+        zc s{0.0, 0.0};
+        for (int c = 1; c < r; ++c) s = s + a(i + r, i + c) * v(c);
+        s = s + zc{a(i + r, i + r).re, 0.0} * v(r);
+        for (int c = r + 1; c <= m; ++c) s = s + conj(a(i + c, i + r)) * v(c);
+        y[r] = taui * s;
+      }
+      t.sync();
+      // w = y - (tau/2) (y^H v) v
+      zc dot{0.0, 0.0};
+      for (int k = t.first(1); k <= m; k += t.step()) dot = dot + conj(y[k]) * v(k);
+      dot.re = t.sum(dot.re);
+      dot.im = t.sum(dot.im);
+      const zc alph = (-0.5) * (taui * dot);
+      t.sync();
+      for (int k = t.first(1); k <= m; k += t.step()) y[k] = y[k] + alph * v(k);
+      t.sync();
+      // A -= v w^H + w v^H on the lower triangle, one column per member.
+      for (int c = t.first(1); c <= m; c += t.step()) {
+        const zc vc = conj(v(c)), wc = conj(y[c]);
+        for (int r = c + 1; r <= m; ++r) a(i + r, i + c) = a(i + r, i + c) - (v(r) * wc + y[r] * vc);
+        zc dd = v(c) * wc + y[c] * vc;
+        a(i + c, i + c) = zc{a(i + c, i + c).re - dd.re, 0.0};
+      }
+    } else {
+      if (t.leader()) a(i + 1, i + 1) = zc{a(i + 1, i + 1).re, 0.0};
+    }
+    t.sync();
+    if (t.leader()) {
+      e[i] = zc{beta, 0.0};
+      d[i] = a(i, i).re;
+      tau[i] = taui;
+    }
+  }
+  if (t.leader()) d[n] = a(n, n).re;
+  t.sync();
+}
+
+// Q = H(1) H(2) ... H(n-1) into q (n x n), by backward accumulation; column c is owned by one member.
+template <class Team>
+SGPU_HD void ungtr(const Team& t, int n, Mat1<zc> a, Vec1<zc> tau, Mat1<zc> q) {
+  for (int c = t.first(1); c <= n; c += t.step())
+    for (int r = 1; r <= n; ++r) q(r, c) = zc{r == c ? 1.0 : 0.0, 0.0};
+  t.sync();
+  for (int i = n - 1; i >= 1; --i) {
+    const zc ti = tau[i];
+    const int m = n - i;
+    for (int c = t.first(i + 1); c <= n; c += t.step()) {
+      zc w = q(i + 1, c);
+      for (int k = 2; k <= m; ++k) w = w + conj(a(i + k, i)) * q(i + k, c);
+      w = ti * w;
+      q(i + 1, c) = q(i + 1, c) - w;
+      for (int k = 2; k <= m; ++k) q(i + k, c) = q(i + k, c) - a(i + k, i) * w;
+    }
+  }
+  t.sync();
+}
+
+// Phase scaling: with D = diag(p_1..p_n), p_1 = 1, p_{k+1} = p_k e_k/|e_k|, D^H T D is real
+// symmetric tridiagonal with off-diagonals |e_k|; Q D then holds the matching Schur basis.
+// er[k] receives |e_k|. wantq: scale the columns of q (nq rows).
+template <class Team>
+SGPU_HD void phase_scale(const Team& t, int n, Vec1<zc> e, Vec1<double> er, bool wantq, int nq, Mat1<zc> q) {
+  // Each member walks the (short) phase recurrence itself and scales the rows it owns.
+  for (int r = t.first(1); r <= nq; r += t.step()) {
+    zc p{1.0, 0.0};
+    for (int k = 1; k <= n - 1; ++k) {
+      double ak = zabs(e[k]);
+      if (ak != 0.0) p = p * ((1.0 / ak) * e[k]);
+      if (wantq) q(r, k + 1) = q(r, k + 1) * p;
+    }
+  }
+  t.sync();
+  if (t.leader())
+    for (int k = 1; k <= n - 1; ++k) er[k] = zabs(e[k]);
+  t.sync();
+}
+
+}  // namespace core
+}  // namespace sgpu

@@ -1,0 +1,131 @@
+// Elementary reflectors and plane rotations, as LAPACK's dnrm2/dlarfg/zlarfg/dlartg define them.
+// Every team member calls these with the same scalar arguments; vector work is shared.
+#pragma once
+#include "defs.hpp"
+
+namespace sgpu {
+namespace core {
+
+// Overflow-safe 2-norm of x[0..n): scale by the largest magnitude first (two team reductions).
+template <class Team>
+SGPU_HD double nrm2(const Team& t, int n, Vec<double> x) {
+  double amax = 0.0;
+  for (int i = t.first(0); i < n; i += t.step()) amax = dmax(amax, fabs(x[i]));
+  amax = t.max(amax);
+  if (amax == 0.0 || !finite(amax)) return amax;
+  double ssq = 0.0;
+  for (int i = t.first(0); i < n; i += t.step()) {
+    double v = x[i] / amax;
+    ssq += v * v;
+  }
+  return amax * sqrt(t.sum(ssq));
+}
+
+template <class Team>
+SGPU_HD double znrm2(const Team& t, int n, Vec<zc> x) {
+  double amax = 0.0;
+  for (int i = t.first(0); i < n; i += t.step()) amax = dmax(amax, dmax(fabs(x[i].re), fabs(x[i].im)));
+  amax = t.max(amax);
+  if (amax == 0.0 || !finite(amax)) return amax;
+  double ssq = 0.0;
+  for (int i = t.first(0); i < n; i += t.step()) {
+    double a = x[i].re / amax, b = x[i].im / amax;
+    ssq += a * a + b * b;
+  }
+  return amax * sqrt(t.sum(ssq));
+}
+
+template <class Team, class T>
+SGPU_HD void scal(const Team& t, int n, double a, Vec<T> x) {
+  for (int i = t.first(0); i < n; i += t.step()) x[i] = a * x[i];
+  t.sync();
+}
+
+// Real reflector H = I - tau v v^T with v = (1, x) such that H (alpha, x) = (beta, 0) (dlarfg).
+// Overwrites x with v(2:n) and returns beta.
+template <class Team>
+SGPU_HD double larfg(const Team& t, int n, double alpha, Vec<double> x, double& tau) {
+  tau = 0.0;
+  if (n <= 1) return alpha;
+  double xnorm = nrm2(t, n - 1, x);
+  if (xnorm == 0.0) return alpha;
+  double beta = -sign(lapy2(alpha, xnorm), alpha);
+  const double safmin = Mach::safmin / Mach::eps, rsafmn = 1.0 / safmin;
+  int knt = 0;
+  if (fabs(beta) < safmin) {
+    do {
+      ++knt;
+      t.sync();
+      scal(t, n - 1, rsafmn, x);
+      beta *= rsafmn;
+      alpha *= rsafmn;
+    } while (fabs(beta) < safmin && knt < 20);
+    xnorm = nrm2(t, n - 1, x);
+    beta = -sign(lapy2(alpha, xnorm), alpha);
+  }
+  tau = (beta - alpha) / beta;
+  t.sync();
+  scal(t, n - 1, 1.0 / (alpha - beta), x);
+  for (int j = 0; j < knt; ++j) beta *= safmin;
+  return beta;
+}
+
+// Complex reflector H = I - tau v v^H, v = (1, x), H^H (alpha, x) = (beta, 0) with beta real (zlarfg).
+template <class Team>
+SGPU_HD double zlarfg(const Team& t, int n, zc alpha, Vec<zc> x, zc& tau) {
+  tau = zc{0.0, 0.0};
+  if (n <= 0) return alpha.re;
+  double xnorm = znrm2(t, n - 1, x);
+  double alphr = alpha.re, alphi = alpha.im;
+  if (xnorm == 0.0 && alphi == 0.0) return alphr;  // H = I; beta = alpha is real
+  double beta = -sign(lapy2(lapy2(alphr, alphi), xnorm), alphr);
+  const double safmin = Mach::safmin / Mach::eps, rsafmn = 1.0 / safmin;
+  int knt = 0;
+  if (fabs(beta) < safmin) {
+    do {
+      ++knt;
+      t.sync();
+      scal(t, n - 1, rsafmn, x);
+      beta *= rsafmn;
+      alphi *= rsafmn;
+      alphr *= rsafmn;
+    } while (fabs(beta) < safmin && knt < 20);
+    xnorm = znrm2(t, n - 1, x);
+    beta = -sign(lapy2(lapy2(alphr, alphi), xnorm), alphr);
+  }
+  tau = zc{(beta - alphr) / beta, -alphi / beta};
+  zc inv = zdiv(zc{1.0, 0.0}, zc{alphr - beta, alphi});
+  t.sync();
+  for (int i = t.first(0); i < n - 1; i += t.step()) x[i] = inv * x[i];
+  t.sync();
+  for (int j = 0; j < knt; ++j) beta *= safmin;
+  return beta;
+}
+
+// Plane rotation [c s; -s c] (f, g) = (r, 0) (dlartg, LAPACK 3.10 semantics).
+SGPU_HD void lartg(double f, double g, double& c, double& s, double& r) {
+  const double safmin = Mach::safmin, safmax = 1.0 / safmin;
+  const double rtmin = sqrt(safmin), rtmax = sqrt(safmax / 2);
+  double f1 = fabs(f), g1 = fabs(g);
+  if (g == 0.0) {
+    c = 1.0; s = 0.0; r = f;
+  } else if (f == 0.0) {
+    c = 0.0; s = sign(1.0, g); r = g1;
+  } else if (f1 > rtmin && f1 < rtmax && g1 > rtmin && g1 < rtmax) {
+    double d = sqrt(f * f + g * g);
+    c = f1 / d;
+    r = sign(d, f);
+    s = g / r;
+  } else {
+    double u = dmin(safmax, dmax(safmin, dmax(f1, g1)));
+    double fs = f / u, gs = g / u;
+    double d = sqrt(fs * fs + gs * gs);
+    c = fabs(fs) / d;
+    r = sign(d, f);
+    s = gs / r;
+    r *= u;
+  }
+}
+
+}  // namespace core
+}  // namespace sgpu

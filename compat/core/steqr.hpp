@@ -1,0 +1,344 @@
+// Eigenvalues (and optionally vectors) of a real symmetric tridiagonal matrix by implicit QL or
+// QR with Wilkinson's shift, chosen per block as LAPACK dsteqr does. The rotations of one sweep
+// are computed sequentially, then applied to the rows of Z by the team (every row independently).
+#pragma once
+#include "reflect.hpp"
+
+namespace sgpu {
+namespace core {
+
+// Eigen decomposition of [a b; b c] (LAPACK dlaev2): |rt1| >= |rt2|, (cs1, sn1) the unit right
+// eigenvector of rt1.
+SGPU_HD void laev2(double a, double b, double c, double& rt1, double& rt2, double& cs1, double& sn1) {
+  double sm = a + c, df = a - c, adf = fabs(df), tb = b + b, ab = fabs(tb);
+  double acmx, acmn, rt;
+  int sgn1, sgn2;
+  if (fabs(a) > fabs(c)) {
+    acmx = a;
+    acmn = c;
+  } else {
+    acmx = c;
+    acmn = a;
+  }
+  if (adf > ab)
+    rt = adf * sqrt(1.0 + (ab / adf) * (ab / adf));
+  else if (adf < ab)
+    rt = ab * sqrt(1.0 + (adf / ab) * (adf / ab));
+  else
+    rt = ab * sqrt(2.0);  // includes the case ab = adf = 0
+  if (sm < 0.0) {
+    rt1 = 0.5 * (sm - rt);
+    sgn1 = -1;
+    rt2 = (acmx / rt1) * acmn - (b / rt1) * b;
+  } else if (sm > 0.0) {
+    rt1 = 0.5 * (sm + rt);
+    sgn1 = 1;
+    rt2 = (acmx / rt1) * acmn - (b / rt1) * b;
+  } else {
+    rt1 = 0.5 * rt;
+    rt2 = -0.5 * rt;
+    sgn1 = 1;
+  }
+  double cs;
+  if (df >= 0.0) {
+    cs = df + rt;
+    sgn2 = 1;
+  } else {
+    cs = df - rt;
+    sgn2 = -1;
+  }
+  if (fabs(cs) > ab) {
+    double ct = -tb / cs;
+    sn1 = 1.0 / sqrt(1.0 + ct * ct);
+    cs1 = ct * sn1;
+  } else if (ab == 0.0) {
+    cs1 = 1.0;
+    sn1 = 0.0;
+  } else {
+    double tn = -cs / tb;
+    cs1 = 1.0 / sqrt(1.0 + tn * tn);
+    sn1 = tn * cs1;
+  }
+  if (sgn1 == sgn2) {
+    double tn = cs1;
+    cs1 = -sn1;
+    sn1 = tn;
+  }
+}
+
+// Multiply x[0..m) by cto/cfrom without over/underflow (LAPACK dlascl, type 'G').
+template <class Team>
+SGPU_HD void lascl(const Team& t, double cfrom, double cto, int m, Vec<double> x) {
+  const double smlnum = Mach::safmin, bignum = 1.0 / smlnum;
+  double cfromc = cfrom, ctoc = cto;
+  bool done = false;
+  while (!done) {
+    double cfrom1 = cfromc * smlnum, mul;
+    if (cfrom1 == cfromc) {  // cfromc is an inf
+      mul = ctoc / cfromc;
+      done = true;
+    } else {
+      double cto1 = ctoc / bignum;
+      if (cto1 == ctoc) {
+        mul = ctoc;
+        done = true;
+        cfromc = 1.0;
+      } else if (fabs(cfrom1) > fabs(ctoc) && ctoc != 0.0) {
+        mul = smlnum;
+        cfromc = cfrom1;
+      } else if (fabs(cto1) > fabs(cfromc)) {
+        mul = bignum;
+        ctoc = cto1;
+      } else {
+        mul = ctoc / cfromc;
+        done = true;
+        if (mul == 1.0) return;
+      }
+    }
+    scal(t, m, mul, x);
+  }
+}
+
+// Z(:, c0 + j - 1 .. ) <- rotations (cw[c0+j-1], sw[c0+j-1]), j = 1..mm-1, applied as dlasr('R','V',dir):
+// backward (j descending) for QL sweeps, forward for QR sweeps.
+template <class Team, class T>
+SGPU_HD void rot_sequence(const Team& t, int nz, Mat1<T> z, int c0, int mm, Vec1<double> cw, Vec1<double> sw,
+                          bool forward) {
+  for (int r = t.first(1); r <= nz; r += t.step()) {
+    for (int q = 1; q <= mm - 1; ++q) {
+      const int j = forward ? q : mm - q;
+      const double ct = cw[c0 + j - 1], st = sw[c0 + j - 1];
+      T temp = z(r, c0 + j);
+      T zj = z(r, c0 + j - 1);
+      z(r, c0 + j) = ct * temp - st * zj;
+      z(r, c0 + j - 1) = st * temp + ct * zj;
+    }
+  }
+  t.sync();
+}
+
+// d[1..n], e[1..n-1]; wantz: Z (nz x n) is multiplied by the eigenvector matrix. Returns info as
+// dsteqr (number of off-diagonals that failed to converge after 30 n sweeps).
+template <class Team, class T>
+SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double> e, int nz, Mat1<T> z,
+                  Vec1<double> cw, Vec1<double> sw) {
+  const double eps = Mach::eps, eps2 = eps * eps;
+  const double safmin = Mach::safmin, safmax = 1.0 / safmin;
+  const double ssfmax = sqrt(safmax) / 3.0, ssfmin = sqrt(safmin) / eps2;
+  if (n <= 1) return 0;
+  const int nmaxit = n * 30;
+  int jtot = 0;
+  int l1 = 1;
+  const int nm1 = n - 1;
+  // All members run the same scalar recurrences on d/e; the leader writes them, the team syncs.
+  while (l1 <= n) {
+    if (l1 > 1) e[l1 - 1] = 0.0;
+    int m;
+    for (m = l1; m <= nm1; ++m) {
+      double tst = fabs(e[m]);
+      if (tst == 0.0) break;
+      if (tst <= (sqrt(fabs(d[m])) * sqrt(fabs(d[m + 1]))) * eps) {
+        e[m] = 0.0;
+        break;
+      }
+    }
+    if (m > nm1) m = n;
+    int l = l1;
+    const int lsv = l;
+    int lend = m;
+    const int lendsv = lend;
+    l1 = m + 1;
+    if (lend == l) continue;
+    // Scale the block l..lend.
+    double anorm = 0.0;
+    for (int i = l; i <= lend; ++i) anorm = dmax(anorm, fabs(d[i]));
+    for (int i = l; i < lend; ++i) anorm = dmax(anorm, fabs(e[i]));
+    int iscale = 0;
+    if (anorm == 0.0) continue;
+    TeamOne one;  // d and e are the team's shared scalars: updated identically by every member
+    if (anorm > ssfmax) {
+      iscale = 1;
+      lascl(one, anorm, ssfmax, lend - l + 1, d.from(l));
+      lascl(one, anorm, ssfmax, lend - l, e.from(l));
+    } else if (anorm < ssfmin) {
+      iscale = 2;
+      lascl(one, anorm, ssfmin, lend - l + 1, d.from(l));
+      lascl(one, anorm, ssfmin, lend - l, e.from(l));
+    }
+    // Choose between QL and QR iteration.
+    if (fabs(d[lend]) < fabs(d[l])) {
+      lend = lsv;
+      l = lendsv;
+    }
+    if (lend > l) {
+      // QL iteration: look for a small subdiagonal element.
+      for (;;) {
+        if (l != lend) {
+          for (m = l; m <= lend - 1; ++m) {
+            double tst = fabs(e[m]) * fabs(e[m]);
+            if (tst <= (eps2 * fabs(d[m])) * fabs(d[m + 1]) + safmin) break;
+          }
+        } else {
+          m = lend;
+        }
+        if (m < lend) e[m] = 0.0;
+        double p = d[l];
+        if (m == l) {
+          // Eigenvalue found.
+          d[l] = p;
+          ++l;
+          if (l <= lend) continue;
+          break;
+        }
+        if (m == l + 1) {
+          // A 2x2 block: its eigensystem directly.
+          double rt1, rt2, c, s;
+          laev2(d[l], e[l], d[l + 1], rt1, rt2, c, s);
+          if (wantz) {
+            cw[l] = c;
+            sw[l] = s;
+            t.sync();
+            rot_sequence(t, nz, z, l, 2, cw, sw, false);
+          }
+          d[l] = rt1;
+          d[l + 1] = rt2;
+          e[l] = 0.0;
+          l += 2;
+          if (l <= lend) continue;
+          break;
+        }
+        if (jtot == nmaxit) break;
+        ++jtot;
+        // Form the shift.
+        double g = (d[l + 1] - p) / (2.0 * e[l]);
+        double r = lapy2(g, 1.0);
+        g = d[m] - p + (e[l] / (g + sign(r, g)));
+        double s = 1.0, c = 1.0;
+        p = 0.0;
+        for (int i = m - 1; i >= l; --i) {
+          double f = s * e[i], b = c * e[i];
+          lartg(g, f, c, s, r);
+          if (i != m - 1) e[i + 1] = r;
+          g = d[i + 1] - p;
+          r = (d[i] - g) * s + 2.0 * c * b;
+          p = s * r;
+          d[i + 1] = g + p;
+          g = c * r - b;
+          if (wantz) {
+            cw[i] = c;
+            sw[i] = -s;
+          }
+        }
+        if (wantz) {
+          t.sync();
+          rot_sequence(t, nz, z, l, m - l + 1, cw, sw, false);
+        }
+        d[l] = d[l] - p;
+        e[l] = g;
+      }
+    } else {
+      // QR iteration: look for a small superdiagonal element.
+      for (;;) {
+        if (l != lend) {
+          for (m = l; m >= lend + 1; --m) {
+            double tst = fabs(e[m - 1]) * fabs(e[m - 1]);
+            if (tst <= (eps2 * fabs(d[m])) * fabs(d[m - 1]) + safmin) break;
+          }
+        } else {
+          m = lend;
+        }
+        if (m > lend) e[m - 1] = 0.0;
+        double p = d[l];
+        if (m == l) {
+          d[l] = p;
+          --l;
+          if (l >= lend) continue;
+          break;
+        }
+        if (m == l - 1) {
+          double rt1, rt2, c, s;
+          laev2(d[l - 1], e[l - 1], d[l], rt1, rt2, c, s);
+          if (wantz) {
+            cw[m] = c;
+            sw[m] = s;
+            t.sync();
+            rot_sequence(t, nz, z, l - 1, 2, cw, sw, true);
+          }
+          d[l - 1] = rt1;
+          d[l] = rt2;
+          e[l - 1] = 0.0;
+          l -= 2;
+          if (l >= lend) continue;
+          break;
+        }
+        if (jtot == nmaxit) break;
+        ++jtot;
+        double g = (d[l - 1] - p) / (2.0 * e[l - 1]);
+        double r = lapy2(g, 1.0);
+        g = d[m] - p + (e[l - 1] / (g + sign(r, g)));
+        double s = 1.0, c = 1.0;
+        p = 0.0;
+        for (int i = m; i <= l - 1; ++i) {
+          double f = s * e[i], b = c * e[i];
+          lartg(g, f, c, s, r);
+          if (i != m) e[i - 1] = r;
+          g = d[i] - p;
+          r = (d[i + 1] - g) * s + 2.0 * c * b;
+          p = s * r;
+          d[i] = g + p;
+          g = c * r - b;
+          if (wantz) {
+            cw[i] = c;
+            sw[i] = s;
+          }
+        }
+        if (wantz) {
+          t.sync();
+          rot_sequence(t, nz, z, m, l - m + 1, cw, sw, true);
+        }
+        d[l] = d[l] - p;
+        e[l - 1] = g;
+      }
+    }
+    // Undo scaling.
+    if (iscale == 1) {
+      lascl(one, ssfmax, anorm, lendsv - lsv + 1, d.from(lsv));
+      lascl(one, ssfmax, anorm, lendsv - lsv, e.from(lsv));
+    } else if (iscale == 2) {
+      lascl(one, ssfmin, anorm, lendsv - lsv + 1, d.from(lsv));
+      lascl(one, ssfmin, anorm, lendsv - lsv, e.from(lsv));
+    }
+    if (jtot >= nmaxit) {
+      int info = 0;
+      for (int i = 1; i <= n - 1; ++i)
+        if (e[i] != 0.0) ++info;
+      return info;
+    }
+  }
+  // Sort eigenvalues increasing (selection sort: fewest swaps of eigenvectors).
+  for (int ii = 2; ii <= n; ++ii) {
+    int i = ii - 1, k = i;
+    double p = d[i];
+    for (int j = ii; j <= n; ++j)
+      if (d[j] < p) {
+        k = j;
+        p = d[j];
+      }
+    if (k != i) {
+      d[k] = d[i];
+      d[i] = p;
+      if (wantz) {
+        for (int r = t.first(1); r <= nz; r += t.step()) {
+          T tmp = z(r, i);
+          z(r, i) = z(r, k);
+          z(r, k) = tmp;
+        }
+      }
+    }
+  }
+  t.sync();
+  return 0;
+}
+
+}  // namespace core
+}  // namespace sgpu

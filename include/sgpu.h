@@ -1,0 +1,133 @@
+/* sgpu: batched LAPACK-style solvers for many small dense problems.
+ *
+ * The only public header. C99 and C++; needs no CUDA header.
+ *
+ * Batches are matrices stored one after another in column-major order: matrix b of a batch
+ * starts at A + b*strideA (all offsets are computed in 64 bits). Sizes are int as in LAPACK;
+ * strides and batch counts are int64_t. Arguments have LAPACK's order and meaning.
+ *
+ * Return value of every routine:
+ *   0       every matrix succeeded;
+ *   -i      argument i is illegal (ctx is argument 1); checked in argument order before
+ *           anything is written (see README "Argument checks");
+ *   k > 0   k matrices finished with info[b] != 0 (info[b] has LAPACK's meaning);
+ *   < -1000 a resource or backend error (SGPU_ERR_*); see sgpu_strerror().
+ */
+#ifndef SGPU_H
+#define SGPU_H
+
+#include <stdint.h>
+
+#define SGPU_VERSION_MAJOR 0
+#define SGPU_VERSION_MINOR 1
+#define SGPU_VERSION_PATCH 0
+
+#if defined(_WIN32)
+#define SGPU_API __declspec(dllexport)
+#else
+#define SGPU_API __attribute__((visibility("default")))
+#endif
+
+/* Complex double: layout-compatible with double _Complex, std::complex<double>, Fortran
+ * complex(c_double_complex) and cuDoubleComplex. A LAPACKE user's lapack_complex_double is
+ * the same type, so pointers pass without a cast. Define SGPU_COMPLEX_DOUBLE to override. */
+#if defined(SGPU_COMPLEX_DOUBLE)
+typedef SGPU_COMPLEX_DOUBLE sgpu_complex_double;
+#elif defined(lapack_complex_double)
+typedef lapack_complex_double sgpu_complex_double;
+#elif defined(__cplusplus)
+#include <complex>
+typedef std::complex<double> sgpu_complex_double;
+#else
+typedef double _Complex sgpu_complex_double;
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sgpu_context *sgpu_context_t;
+
+/* Backend choice of a context. AUTO: the GPU when one is present and the routine has a GPU
+ * implementation, otherwise the CPU. The environment variable SGPU_BACKEND=cpu|gpu|auto,
+ * read when a context is created, overrides AUTO; SGPU_VERBOSE=1 logs each choice to stderr. */
+typedef enum { SGPU_BACKEND_AUTO = 0, SGPU_BACKEND_CPU = 1, SGPU_BACKEND_GPU = 2 } sgpu_backend_t;
+
+/* Element types of sgpu_scan_cols. */
+typedef enum {
+  SGPU_R_32F = 0, /* float */
+  SGPU_R_64F = 1, /* double */
+  SGPU_R_32I = 2, /* int32_t */
+  SGPU_R_64I = 3, /* int64_t */
+  SGPU_R_8U = 4,  /* uint8_t */
+  SGPU_R_32U = 5  /* uint32_t */
+} sgpu_type_t;
+
+/* Layouts, as LAPACKE's. */
+#define SGPU_ROW_MAJOR 101
+#define SGPU_COL_MAJOR 102
+
+/* Error codes (below -1000, distinct from -i argument errors). */
+#define SGPU_SUCCESS 0
+#define SGPU_ERR_HOST_ALLOC (-1001)      /* host memory allocation failed */
+#define SGPU_ERR_DEVICE_ALLOC (-1002)    /* device memory allocation failed */
+#define SGPU_ERR_DEVICE (-1003)          /* a CUDA call or kernel launch failed */
+#define SGPU_ERR_NO_BACKEND (-1004)      /* the requested backend is not available here */
+#define SGPU_ERR_NOT_SUPPORTED (-1005)   /* this backend cannot run this routine/argument yet */
+#define SGPU_ERR_INVALID_CONTEXT (-1006) /* context setter given a bad context or value */
+
+/* Context: backend choice, device, optional CUDA stream (cudaStream_t as void*), CPU thread
+ * count (0: OpenMP's default), cached workspace. NULL wherever a context is taken means the
+ * library's default context (created lazily, thread-safe). */
+SGPU_API int sgpu_context_create(sgpu_context_t *ctx);
+SGPU_API int sgpu_context_destroy(sgpu_context_t ctx);
+SGPU_API int sgpu_context_set_backend(sgpu_context_t ctx, sgpu_backend_t backend);
+SGPU_API int sgpu_context_get_backend(sgpu_context_t ctx, sgpu_backend_t *backend);
+SGPU_API int sgpu_context_set_device(sgpu_context_t ctx, int device);
+SGPU_API int sgpu_context_set_stream(sgpu_context_t ctx, void *stream);
+SGPU_API int sgpu_context_set_num_threads(sgpu_context_t ctx, int nthreads);
+
+/* Number of usable CUDA devices (0 when built without CUDA or none is present). */
+SGPU_API int sgpu_gpu_count(void);
+/* "major.minor.patch". */
+SGPU_API const char *sgpu_version(void);
+/* A static description of any return value. */
+SGPU_API const char *sgpu_strerror(int status);
+
+/* Eigenvalues, Schur form (job 'E'|'S') and Schur vectors (compz 'N'|'I'|'V') of upper
+ * Hessenberg matrices, as LAPACK dhseqr. Eigenvalues of matrix b go to wr/wi + b*strideW. */
+SGPU_API int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo, int ihi,
+                                 double *H, int ldh, int64_t strideH,
+                                 double *wr, double *wi, int64_t strideW,
+                                 double *Z, int ldz, int64_t strideZ,
+                                 int *info, int64_t batch);
+
+/* Eigenvalues and left/right eigenvectors (jobvl, jobvr 'N'|'V') of general real matrices, as
+ * LAPACK dgeev (with balancing). A is overwritten. */
+SGPU_API int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n,
+                                double *A, int lda, int64_t strideA,
+                                double *wr, double *wi, int64_t strideW,
+                                double *VL, int ldvl, int64_t strideVL,
+                                double *VR, int ldvr, int64_t strideVR,
+                                int *info, int64_t batch);
+
+/* Eigenvalues (ascending) and eigenvectors (jobz 'N'|'V', overwriting A) of Hermitian matrices
+ * given by their uplo ('U'|'L') triangle, as LAPACK zheev. */
+SGPU_API int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n,
+                                sgpu_complex_double *A, int lda, int64_t strideA,
+                                double *w, int64_t strideW,
+                                int *info, int64_t batch);
+
+/* Inclusive column-wise prefix sums B[i][j] = sum_{k<=i} A[k][j] of a batch of m x n matrices.
+ * layout SGPU_COL_MAJOR (element (i,j) at i + j*ld) or SGPU_ROW_MAJOR (at i*ld + j). Type pairs:
+ * 32F->32F, 64F->64F, 32I->32I, 64I->64I, 8U->32U, 32F->64F. Integer sums wrap modulo 2^w.
+ * In place (A == B) is allowed when lda == ldb, strideA == strideB and the element sizes match. */
+SGPU_API int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_type_t type_out,
+                            int m, int n, const void *A, int lda, int64_t strideA,
+                            void *B, int ldb, int64_t strideB, int64_t batch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SGPU_H */

@@ -1,0 +1,122 @@
+// Contexts: creation, setters, the lazily created default context and the backend choice.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "internal.hpp"
+
+namespace sgpu {
+namespace {
+
+// SGPU_BACKEND=cpu|gpu|auto (read at context creation); anything else is ignored with a warning.
+sgpu_backend_t backend_from_env() {
+  const char* v = std::getenv("SGPU_BACKEND");
+  if (!v || !*v || !std::strcmp(v, "auto")) return SGPU_BACKEND_AUTO;
+  if (!std::strcmp(v, "cpu")) return SGPU_BACKEND_CPU;
+  if (!std::strcmp(v, "gpu")) return SGPU_BACKEND_GPU;
+  std::fprintf(stderr, "sgpu: ignoring SGPU_BACKEND=%s (expected cpu, gpu or auto)\n", v);
+  return SGPU_BACKEND_AUTO;
+}
+
+bool verbose() {
+  const char* v = std::getenv("SGPU_VERBOSE");
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+
+}  // namespace
+
+const char* routine_name(Routine r) {
+  switch (r) {
+    case Routine::kDhseqr: return "dhseqr";
+    case Routine::kDgeev: return "dgeev";
+    case Routine::kZheev: return "zheev";
+    case Routine::kScanCols: return "scan_cols";
+  }
+  return "?";
+}
+
+sgpu_context* resolve_context(sgpu_context_t ctx) {
+  if (!ctx) {
+    // Function-local static: initialized once, thread-safe (C++11); lives until exit.
+    static sgpu_context* dflt = [] {
+      auto* c = new sgpu_context;
+      c->backend = backend_from_env();
+      return c;
+    }();
+    return dflt;
+  }
+  return ctx->magic.load() == sgpu_context::kMagic ? ctx : nullptr;
+}
+
+sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r) {
+  sgpu_backend_t b = ctx->backend;
+  if (b == SGPU_BACKEND_AUTO) b = (gpu::device_count() > 0 && gpu::has_routine(r)) ? SGPU_BACKEND_GPU : SGPU_BACKEND_CPU;
+  if (verbose())
+    std::fprintf(stderr, "sgpu: %s on the %s backend%s\n", routine_name(r), b == SGPU_BACKEND_GPU ? "gpu" : "cpu",
+                 ctx->backend == SGPU_BACKEND_AUTO ? " (auto)" : " (forced)");
+  return b;
+}
+
+}  // namespace sgpu
+
+using sgpu::resolve_context;
+
+extern "C" {
+
+int sgpu_context_create(sgpu_context_t* ctx) {
+  if (!ctx) return SGPU_ERR_INVALID_CONTEXT;
+  auto* c = new (std::nothrow) sgpu_context;
+  if (!c) return SGPU_ERR_HOST_ALLOC;
+  c->backend = sgpu::backend_from_env();
+  *ctx = c;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_destroy(sgpu_context_t ctx) {
+  if (!ctx) return SGPU_SUCCESS;  // the default context is never destroyed
+  if (!resolve_context(ctx)) return SGPU_ERR_INVALID_CONTEXT;
+  ctx->magic.store(0);
+  delete ctx;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_set_backend(sgpu_context_t ctx, sgpu_backend_t backend) {
+  sgpu_context* c = resolve_context(ctx);
+  if (!c || (backend != SGPU_BACKEND_AUTO && backend != SGPU_BACKEND_CPU && backend != SGPU_BACKEND_GPU))
+    return SGPU_ERR_INVALID_CONTEXT;
+  c->backend = backend;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_get_backend(sgpu_context_t ctx, sgpu_backend_t* backend) {
+  sgpu_context* c = resolve_context(ctx);
+  if (!c || !backend) return SGPU_ERR_INVALID_CONTEXT;
+  *backend = c->backend;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_set_device(sgpu_context_t ctx, int device) {
+  sgpu_context* c = resolve_context(ctx);
+  if (!c || device < 0) return SGPU_ERR_INVALID_CONTEXT;
+  c->device = device;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_set_stream(sgpu_context_t ctx, void* stream) {
+  sgpu_context* c = resolve_context(ctx);
+  if (!c) return SGPU_ERR_INVALID_CONTEXT;
+  c->stream = stream;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_set_num_threads(sgpu_context_t ctx, int nthreads) {
+  sgpu_context* c = resolve_context(ctx);
+  if (!c || nthreads < 0) return SGPU_ERR_INVALID_CONTEXT;
+  c->nthreads = nthreads;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_gpu_count(void) { return sgpu::gpu::device_count(); }
+
+}  // extern "C"

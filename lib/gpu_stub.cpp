@@ -1,0 +1,28 @@
+// Built instead of cuda/gpu_seam.cpp when sgpu is configured without CUDA: no device, and every
+// pointer is host memory.
+#include "internal.hpp"
+
+namespace sgpu {
+namespace gpu {
+
+int device_count() { return 0; }
+bool has_routine(Routine) { return false; }
+MemKind classify(const void*) { return MemKind::kHost; }
+int dhseqr(sgpu_context*, char, char, int, int, int, double*, int, int64_t, double*, double*, int64_t, double*, int,
+           int64_t, int*, int64_t) {
+  return SGPU_ERR_NO_BACKEND;
+}
+int dgeev(sgpu_context*, char, char, int, double*, int, int64_t, double*, double*, int64_t, double*, int, int64_t,
+          double*, int, int64_t, int*, int64_t) {
+  return SGPU_ERR_NO_BACKEND;
+}
+int zheev(sgpu_context*, char, char, int, void*, int, int64_t, double*, int64_t, int*, int64_t) {
+  return SGPU_ERR_NO_BACKEND;
+}
+int scan_cols(sgpu_context*, int, sgpu_type_t, sgpu_type_t, int, int, const void*, int, int64_t, void*, int, int64_t,
+              int64_t) {
+  return SGPU_ERR_NO_BACKEND;
+}
+
+}  // namespace gpu
+}  // namespace sgpu

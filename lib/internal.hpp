@@ -1,0 +1,68 @@
+// Host core internals: the context, backend resolution and the backend entry points that
+// lib/ dispatches to. Not installed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "sgpu.h"
+
+struct sgpu_context {
+  static constexpr uint32_t kMagic = 0x53475055u;  // "SGPU"
+  std::atomic<uint32_t> magic{kMagic};
+  sgpu_backend_t backend = SGPU_BACKEND_AUTO;
+  int device = 0;
+  void* stream = nullptr;
+  int nthreads = 0;
+  // Host workspace cached between calls; a call that finds it busy uses a private buffer.
+  std::mutex ws_mutex;
+  std::vector<double> ws;
+};
+
+namespace sgpu {
+
+enum class Routine { kDhseqr, kDgeev, kZheev, kScanCols };
+const char* routine_name(Routine r);
+
+// NULL -> the default context; otherwise the context if its magic is intact, else nullptr.
+sgpu_context* resolve_context(sgpu_context_t ctx);
+
+// The backend a call on ctx runs on. GPU only when forced or (auto) when a device is present and
+// the routine has a GPU implementation. Logs the choice when SGPU_VERBOSE is set.
+sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r);
+
+// Backend availability, answered by the CUDA seam (cuda/) or its stub.
+namespace gpu {
+int device_count();                 // 0 without CUDA or without a device
+bool has_routine(Routine r);        // a GPU implementation exists for r
+enum class MemKind { kHost, kDevice, kManaged };
+MemKind classify(const void* p);    // kHost for pageable/pinned host memory and without CUDA
+int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh,
+           int64_t strideH, double* wr, double* wi, int64_t strideW, double* Z, int ldz, int64_t strideZ,
+           int* info, int64_t batch);
+int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, int64_t strideA, double* wr,
+          double* wi, int64_t strideW, double* VL, int ldvl, int64_t strideVL, double* VR, int ldvr,
+          int64_t strideVR, int* info, int64_t batch);
+int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
+          int64_t strideW, int* info, int64_t batch);
+int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, int m, int n, const void* A,
+              int lda, int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch);
+}  // namespace gpu
+
+// The portable CPU backend (compat/).
+namespace cpu {
+int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh,
+           int64_t strideH, double* wr, double* wi, int64_t strideW, double* Z, int ldz, int64_t strideZ,
+           int* info, int64_t batch);
+int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, int64_t strideA, double* wr,
+          double* wi, int64_t strideW, double* VL, int ldvl, int64_t strideVL, double* VR, int ldvr,
+          int64_t strideVR, int* info, int64_t batch);
+int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
+          int64_t strideW, int* info, int64_t batch);
+int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, int m, int n, const void* A,
+              int lda, int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch);
+}  // namespace cpu
+
+}  // namespace sgpu

@@ -1,0 +1,428 @@
+// Shared support of the conformance suite: backend selection (a GPU run skips with 77 when there
+// is no GPU or no GPU implementation yet), a seeded RNG that prints its seed, matrix generators,
+// and LAPACK TESTING/EIG-style ratios. References are LAPACKE/OpenBLAS, never sgpu itself.
+#pragma once
+
+#include <complex>
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sgpu.h"
+
+namespace st {
+
+using cd = std::complex<double>;
+constexpr int kSkip = 77;
+const double ulp = std::numeric_limits<double>::epsilon();  // 2^-52, LAPACK's 'P'
+const double unfl = std::numeric_limits<double>::min();
+
+// ---- harness -----------------------------------------------------------------------------------
+struct Harness {
+  sgpu_context_t ctx = nullptr;
+  bool gpu = false;
+  bool quick = false;  // small sizes only (for valgrind)
+  uint64_t seed = 0;
+  std::mt19937_64 rng;
+  int failures = 0, checks = 0;
+  const char* name;
+
+  Harness(const char* nm, int argc, char** argv) : name(nm) {
+    const char* backend = "cpu";
+    for (int i = 1; i < argc; ++i) {
+      if (!std::strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
+      else if (!std::strcmp(argv[i], "--quick")) quick = true;
+      else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    }
+    if (const char* s = std::getenv("SGPU_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
+    if (!seed) seed = (uint64_t)std::chrono::high_resolution_clock::now().time_since_epoch().count() % 1000000007ull;
+    rng.seed(seed);
+    gpu = !std::strcmp(backend, "gpu");
+    std::printf("%s: backend %s, seed %llu (rerun with SGPU_TEST_SEED=%llu)\n", name, backend,
+                (unsigned long long)seed, (unsigned long long)seed);
+    if (gpu && sgpu_gpu_count() == 0) {
+      std::printf("SKIP: no CUDA device on this machine\n");
+      std::exit(kSkip);
+    }
+    if (sgpu_context_create(&ctx) != 0) {
+      std::printf("FAIL: cannot create a context\n");
+      std::exit(1);
+    }
+    sgpu_context_set_backend(ctx, gpu ? SGPU_BACKEND_GPU : SGPU_BACKEND_CPU);
+  }
+  ~Harness() { sgpu_context_destroy(ctx); }
+
+  // A routine with no GPU implementation yet: the GPU variant of the test is skipped, not passed.
+  void skip_if_unsupported(int status, const char* what) {
+    if (gpu && (status == SGPU_ERR_NOT_SUPPORTED || status == SGPU_ERR_NO_BACKEND)) {
+      std::printf("SKIP: %s has no GPU implementation in this build (%s)\n", what, sgpu_strerror(status));
+      std::exit(kSkip);
+    }
+  }
+
+  bool expect(bool ok, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+  int finish() {
+    std::printf("%s: %d checks, %d failures (seed %llu)\n", name, checks, failures, (unsigned long long)seed);
+    return failures ? 1 : 0;
+  }
+
+  double uniform(double lo = -1.0, double hi = 1.0) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
+  double normal() { return std::normal_distribution<double>(0.0, 1.0)(rng); }
+  int randint(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+  int iseed4(int* is) {  // LAPACK generator seeds: 4 integers in [0, 4095], the last odd
+    for (int i = 0; i < 4; ++i) is[i] = randint(0, 4095);
+    is[3] |= 1;
+    return 0;
+  }
+};
+
+inline bool Harness::expect(bool ok, const char* fmt, ...) {
+  ++checks;
+  if (!ok) {
+    ++failures;
+    if (failures <= 40) {
+      std::va_list ap;
+      va_start(ap, fmt);
+      std::printf("FAIL: ");
+      std::vprintf(fmt, ap);
+      std::printf("\n");
+      va_end(ap);
+    }
+  }
+  return ok;
+}
+
+// ---- dense helpers (column-major, leading dimension n) ----------------------------------------
+template <class T>
+double norm1(int m, int n, const T* a, int lda) {
+  double best = 0.0;
+  for (int j = 0; j < n; ++j) {
+    double s = 0.0;
+    for (int i = 0; i < m; ++i) s += std::abs(a[i + (size_t)j * lda]);
+    best = std::max(best, s);
+  }
+  return best;
+}
+
+// LAPACK's guarded ratio (dhst01/dget22): residual norm over matrix norm, in units of n*ulp.
+inline double ratio(double resid, double anorm, int n) {
+  anorm = std::max(anorm, unfl);
+  if (n == 0) return 0.0;
+  if (anorm > resid) return (resid / anorm) / (n * ulp);
+  if (anorm < 1.0) return (std::min(resid, n * anorm) / anorm) / (n * ulp);
+  return std::min(resid / anorm, (double)n) / (n * ulp);
+}
+
+inline double conj_if(double x) { return x; }
+inline cd conj_if(cd x) { return std::conj(x); }
+
+// ||I - Q^H Q||_1 / (n ulp)
+template <class T>
+double orth_ratio(int n, const T* q, int ldq) {
+  double worst = 0.0;
+  for (int j = 0; j < n; ++j) {
+    double s = 0.0;
+    for (int i = 0; i < n; ++i) {
+      T d = 0;
+      for (int k = 0; k < n; ++k) d += conj_if(q[k + (size_t)i * ldq]) * q[k + (size_t)j * ldq];
+      s += std::abs(d - T(i == j ? 1.0 : 0.0));
+    }
+    worst = std::max(worst, s);
+  }
+  return n ? worst / (n * ulp) : 0.0;
+}
+
+// Random orthogonal matrix (QR of a normal matrix, via LAPACKE).
+inline std::vector<double> random_orthogonal(Harness& h, int n) {
+  std::vector<double> q((size_t)n * n), tau(std::max(n, 1));
+  for (auto& x : q) x = h.normal();
+  if (n > 0) {
+    LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, n, q.data(), n, tau.data());
+    LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, n, n, q.data(), n, tau.data());
+  }
+  return q;
+}
+
+// C = A * B (n x n)
+inline std::vector<double> matmul(int n, const std::vector<double>& a, const std::vector<double>& b, bool ta = false,
+                                  bool tb = false) {
+  std::vector<double> c((size_t)n * n, 0.0);
+  for (int j = 0; j < n; ++j)
+    for (int k = 0; k < n; ++k) {
+      double bkj = tb ? b[j + (size_t)k * n] : b[k + (size_t)j * n];
+      for (int i = 0; i < n; ++i) c[i + (size_t)j * n] += (ta ? a[k + (size_t)i * n] : a[i + (size_t)k * n]) * bkj;
+    }
+  return c;
+}
+
+// ---- nonsymmetric test matrices -----------------------------------------------------------------
+enum class Kind {
+  kUniform, kNormal, kLagge, kZero, kIdentity, kDiagonal, kTriangular, kHessenberg, kJordan, kCompanion,
+  kRotations, kClustered, kGraded, kHuge, kTiny, kCount
+};
+inline const char* kind_name(Kind k) {
+  static const char* names[] = {"uniform", "normal", "dlagge", "zero", "identity", "diagonal", "triangular",
+                                "hessenberg", "jordan", "companion", "rotations", "clustered", "graded",
+                                "near-overflow", "near-underflow"};
+  return names[(int)k];
+}
+
+// n x n column-major matrix of the given kind.
+inline std::vector<double> make_general(Harness& h, Kind kind, int n) {
+  std::vector<double> a((size_t)n * n, 0.0);
+  auto at = [&](int i, int j) -> double& { return a[i + (size_t)j * n]; };
+  switch (kind) {
+    case Kind::kUniform:
+      for (auto& x : a) x = h.uniform();
+      break;
+    case Kind::kNormal:
+      for (auto& x : a) x = h.normal();
+      break;
+    case Kind::kLagge: {
+      // Random matrix with singular values 1 .. 1e-6 (LAPACK's test generator, via LAPACKE).
+      std::vector<double> d(std::max(n, 1));
+      for (int i = 0; i < n; ++i) d[i] = std::pow(10.0, -6.0 * i / std::max(n - 1, 1));
+      int is[4];
+      h.iseed4(is);
+      if (n > 0) LAPACKE_dlagge(LAPACK_COL_MAJOR, n, n, n - 1, n - 1, d.data(), a.data(), n, is);
+      break;
+    }
+    case Kind::kZero:
+      break;
+    case Kind::kIdentity:
+      for (int i = 0; i < n; ++i) at(i, i) = 1.0;
+      break;
+    case Kind::kDiagonal:
+      for (int i = 0; i < n; ++i) at(i, i) = h.uniform(-10, 10);
+      break;
+    case Kind::kTriangular:
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i <= j; ++i) at(i, j) = h.uniform();
+      break;
+    case Kind::kHessenberg:
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i <= std::min(j + 1, n - 1); ++i) at(i, j) = h.uniform();
+      break;
+    case Kind::kJordan:  // one Jordan block for eigenvalue 2 (maximally defective)
+      for (int i = 0; i < n; ++i) {
+        at(i, i) = 2.0;
+        if (i + 1 < n) at(i, i + 1) = 1.0;
+      }
+      break;
+    case Kind::kCompanion:  // companion matrix of a random monic polynomial
+      for (int i = 0; i < n; ++i) at(0, i) = h.uniform();
+      for (int i = 1; i < n; ++i) at(i, i - 1) = 1.0;
+      break;
+    case Kind::kRotations: {  // 2x2 rotation blocks (complex pairs on the unit circle), orthogonally mixed
+      std::vector<double> t((size_t)n * n, 0.0);
+      for (int i = 0; i + 1 < n; i += 2) {
+        double th = h.uniform(0.1, 3.0);
+        t[i + (size_t)i * n] = std::cos(th);
+        t[i + (size_t)(i + 1) * n] = -std::sin(th);
+        t[i + 1 + (size_t)i * n] = std::sin(th);
+        t[i + 1 + (size_t)(i + 1) * n] = std::cos(th);
+      }
+      if (n % 2) t[(size_t)n * n - 1] = 1.0;
+      auto q = random_orthogonal(h, n);
+      a = matmul(n, matmul(n, q, t), q, false, true);
+      break;
+    }
+    case Kind::kClustered:
+    case Kind::kGraded: {  // Q T Q^T with a chosen triangular T
+      std::vector<double> t((size_t)n * n, 0.0);
+      for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < j; ++i) t[i + (size_t)j * n] = 0.1 * h.uniform();
+        t[j + (size_t)j * n] = kind == Kind::kClustered ? 1.0 + 1e-9 * h.uniform() : std::pow(10.0, -12.0 * j / std::max(n - 1, 1));
+      }
+      auto q = random_orthogonal(h, n);
+      a = matmul(n, matmul(n, q, t), q, false, true);
+      break;
+    }
+    case Kind::kHuge:
+      for (auto& x : a) x = h.uniform() * 1e300;
+      break;
+    case Kind::kTiny:
+      for (auto& x : a) x = h.uniform() * 1e-300;
+      break;
+    default:
+      break;
+  }
+  return a;
+}
+
+// ---- Hermitian test matrices --------------------------------------------------------------------
+enum class HKind { kUniform, kLaghe, kZero, kIdentity, kDiagonal, kTridiagonal, kClustered, kGraded, kHuge, kTiny, kCount };
+inline const char* hkind_name(HKind k) {
+  static const char* names[] = {"uniform", "zlaghe", "zero", "identity", "diagonal", "tridiagonal",
+                                "clustered", "graded", "near-overflow", "near-underflow"};
+  return names[(int)k];
+}
+
+// Full Hermitian n x n matrix (both triangles set).
+inline std::vector<cd> make_hermitian(Harness& h, HKind kind, int n) {
+  std::vector<cd> a((size_t)n * n, 0.0);
+  auto at = [&](int i, int j) -> cd& { return a[i + (size_t)j * n]; };
+  auto with_spectrum = [&](const std::vector<double>& d) {
+    int is[4];
+    h.iseed4(is);
+    if (n > 0) LAPACKE_zlaghe(LAPACK_COL_MAJOR, n, n - 1, d.data(), a.data(), n, is);
+  };
+  switch (kind) {
+    case HKind::kUniform:
+    case HKind::kHuge:
+    case HKind::kTiny: {
+      double s = kind == HKind::kHuge ? 1e300 : kind == HKind::kTiny ? 1e-300 : 1.0;
+      for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < j; ++i) {
+          at(i, j) = s * cd(h.uniform(), h.uniform());
+          at(j, i) = std::conj(at(i, j));
+        }
+        at(j, j) = s * h.uniform();
+      }
+      break;
+    }
+    case HKind::kLaghe: {
+      std::vector<double> d(std::max(n, 1));
+      for (int i = 0; i < n; ++i) d[i] = h.uniform(-5, 5);
+      with_spectrum(d);
+      break;
+    }
+    case HKind::kZero:
+      break;
+    case HKind::kIdentity:
+      for (int i = 0; i < n; ++i) at(i, i) = 1.0;
+      break;
+    case HKind::kDiagonal:
+      for (int i = 0; i < n; ++i) at(i, i) = h.uniform(-10, 10);
+      break;
+    case HKind::kTridiagonal:
+      for (int i = 0; i < n; ++i) {
+        at(i, i) = h.uniform();
+        if (i + 1 < n) {
+          at(i + 1, i) = cd(h.uniform(), h.uniform());
+          at(i, i + 1) = std::conj(at(i + 1, i));
+        }
+      }
+      break;
+    case HKind::kClustered: {
+      std::vector<double> d(std::max(n, 1));
+      for (int i = 0; i < n; ++i) d[i] = (i % 3 == 0 ? -1.0 : 1.0) + 1e-10 * h.uniform();
+      with_spectrum(d);
+      break;
+    }
+    case HKind::kGraded: {
+      std::vector<double> d(std::max(n, 1));
+      for (int i = 0; i < n; ++i) d[i] = std::pow(10.0, -14.0 * i / std::max(n - 1, 1)) * (i % 2 ? -1 : 1);
+      with_spectrum(d);
+      break;
+    }
+    default:
+      break;
+  }
+  return a;
+}
+
+// ---- batched buffers with poisoned gaps ----------------------------------------------------------
+// `count` blocks of rows x cols (leading dimension ld) placed `stride` apart. Everything starts as
+// the sentinel; after a call, gaps must still hold it and the written region must not.
+template <class T>
+struct Batch {
+  int rows, cols, ld;
+  int64_t stride, count;
+  std::vector<T> buf;
+  static T sentinel() { return T(-7.0e77); }
+  Batch(int r, int c, int ldx, int64_t s, int64_t cnt) : rows(r), cols(c), ld(ldx), stride(s), count(cnt) {
+    buf.assign((size_t)std::max<int64_t>(1, (cnt - 1) * s + (int64_t)ldx * std::max(c, 1) + 3), sentinel());
+  }
+  T* data() { return buf.data(); }
+  T* block(int64_t b) { return buf.data() + b * stride; }
+  T& at(int64_t b, int i, int j) { return buf[(size_t)(b * stride + i + (int64_t)j * ld)]; }
+  void poison() { std::fill(buf.begin(), buf.end(), sentinel()); }
+  bool in_region(size_t k) const {
+    for (int64_t b = 0; b < count; ++b) {
+      int64_t off = (int64_t)k - b * stride;
+      if (off >= 0 && off < (int64_t)ld * cols && off % ld < rows) return true;
+    }
+    return false;
+  }
+  // Number of gap elements changed, and of region elements never written.
+  int gaps_changed() const {
+    int bad = 0;
+    for (size_t k = 0; k < buf.size(); ++k)
+      if (!in_region(k) && !(buf[k] == sentinel())) ++bad;
+    return bad;
+  }
+  int unwritten() const {
+    int bad = 0;
+    for (size_t k = 0; k < buf.size(); ++k)
+      if (in_region(k) && buf[k] == sentinel()) ++bad;
+    return bad;
+  }
+  void load(int64_t b, const std::vector<T>& m) {  // m is rows x cols with leading dimension rows
+    for (int j = 0; j < cols; ++j)
+      for (int i = 0; i < rows; ++i) at(b, i, j) = m[i + (size_t)j * rows];
+  }
+  std::vector<T> get(int64_t b) {
+    std::vector<T> m((size_t)rows * cols);
+    for (int j = 0; j < cols; ++j)
+      for (int i = 0; i < rows; ++i) m[i + (size_t)j * rows] = at(b, i, j);
+    return m;
+  }
+};
+
+// Eigenvalues of ours matched to a reference as multisets: each reference value (in order of its
+// bound) takes the nearest unmatched value of ours; returns the largest distance/bound seen.
+inline double match_eigenvalues(const std::vector<cd>& ours, const std::vector<cd>& ref, const std::vector<double>& bound) {
+  const int n = (int)ref.size();
+  std::vector<int> order(n), used(n, 0);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
+  double worst = 0.0;
+  for (int oi : order) {
+    int best = -1;
+    double bd = 0.0;
+    for (int j = 0; j < n; ++j)
+      if (!used[j]) {
+        double d = std::abs(ours[j] - ref[oi]);
+        if (best < 0 || d < bd) best = j, bd = d;
+      }
+    used[best] = 1;
+    double r = bound[oi] > 0 ? bd / bound[oi] : (bd == 0 ? 0.0 : INFINITY);
+    if (std::isnan(bd)) r = INFINITY;
+    worst = std::max(worst, r);
+  }
+  return worst;
+}
+
+// Reference eigenvalues of a general matrix and first-order error bounds for comparing two
+// backward-stable solvers: |dlambda| <= 2 * 20 n ulp ||A||_F / s(lambda), s = LAPACK's rconde.
+inline void reference_eigenvalues(int n, const std::vector<double>& a0, std::vector<cd>& lam, std::vector<double>& bound) {
+  lam.assign(n, 0.0);
+  bound.assign(n, 0.0);
+  if (n == 0) return;
+  std::vector<double> a = a0, wr(n), wi(n), vl((size_t)n * n), vr((size_t)n * n), scale(n), rce(n), rcv(n);
+  int ilo, ihi;
+  double abnrm;
+  int info = LAPACKE_dgeevx(LAPACK_COL_MAJOR, 'B', 'V', 'V', 'E', n, a.data(), n, wr.data(), wi.data(), vl.data(), n,
+                            vr.data(), n, &ilo, &ihi, scale.data(), &abnrm, rce.data(), rcv.data());
+  double fro = 0.0;
+  for (double x : a0) fro = std::hypot(fro, x);
+  for (int i = 0; i < n; ++i) {
+    lam[i] = cd(wr[i], wi[i]);
+    bound[i] = (info != 0 || rce[i] < 1e-300) ? INFINITY : 40.0 * n * ulp * std::max(fro, unfl) / rce[i];
+  }
+}
+
+}  // namespace st
