@@ -113,7 +113,9 @@ int scan_cols(bool ctx_ok, int layout, int type_in, int type_out, int m, int n, 
   if (touch && !A) return -7;
   // Leading dimension: >= rows (column-major) or >= columns (row-major).
   const int64_t lmin = max1(row_major ? n : m);
-  const int64_t extA = (int64_t)lda * (row_major ? m : n), extB = (int64_t)ldb * (row_major ? m : n);
+  // Extent of one matrix (0 when it is empty, so any stride is fine).
+  const int64_t lines = (m > 0 && n > 0) ? (row_major ? m : n) : 0;
+  const int64_t extA = (int64_t)lda * lines, extB = (int64_t)ldb * lines;
   if (lda < lmin) return -8;
   if (!stride_ok(strideA, extA, batch)) return -9;
   if (touch && !B) return -10;

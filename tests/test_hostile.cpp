@@ -1,0 +1,142 @@
+// Hostile contents: NaN or Inf in one matrix of a batch gives info > 0 and NaN results for that
+// matrix only, quickly, while every other matrix's outputs are bitwise those of a clean batch.
+// NaN in zheev's unreferenced triangle is ignored.
+#include "common.hpp"
+
+using namespace st;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void dgeev_case(Harness& h, int n, double poison, char jl, char jr) {
+  const int64_t nb = 5, bad = 2, sA = (int64_t)n * n, sW = n;
+  std::vector<double> clean(nb * sA);
+  for (auto& x : clean) x = h.uniform();
+  std::vector<double> dirty = clean;
+  dirty[bad * sA + h.randint(0, n * n - 1)] = poison;
+  auto run = [&](std::vector<double> a, std::vector<double>& wr, std::vector<double>& wi, std::vector<double>& vl,
+                 std::vector<double>& vr, std::vector<int>& info) {
+    wr.assign(nb * sW, 0);
+    wi.assign(nb * sW, 0);
+    vl.assign(nb * sA, 0);
+    vr.assign(nb * sA, 0);
+    info.assign(nb, -1);
+    return sgpu_dgeev_batched(h.ctx, jl, jr, n, a.data(), n, sA, wr.data(), wi.data(), sW, vl.data(), n, sA, vr.data(),
+                              n, sA, info.data(), nb);
+  };
+  std::vector<double> wr0, wi0, vl0, vr0, wr1, wi1, vl1, vr1;
+  std::vector<int> i0, i1;
+  int s0 = run(clean, wr0, wi0, vl0, vr0, i0);
+  h.skip_if_unsupported(s0, "dgeev");
+  auto t0 = std::chrono::steady_clock::now();
+  int s1 = run(dirty, wr1, wi1, vl1, vr1, i1);
+  double secs = seconds_since(t0);
+  char c[96];
+  std::snprintf(c, sizeof c, "dgeev n=%d poison=%g jobs=%c%c", n, poison, jl, jr);
+  h.expect(s0 == 0 && s1 == 1, "%s: statuses %d (clean) and %d (one bad matrix)", c, s0, s1);
+  h.expect(i1[bad] > 0, "%s: info of the bad matrix is %d", c, i1[bad]);
+  h.expect(std::isnan(wr1[bad * sW]), "%s: eigenvalues of the bad matrix are not NaN", c);
+  h.expect(secs < 5.0, "%s: took %.2f s", c, secs);
+  for (int64_t b = 0; b < nb; ++b) {
+    if (b == bad) continue;
+    bool same = i1[b] == 0 && std::equal(wr0.begin() + b * sW, wr0.begin() + (b + 1) * sW, wr1.begin() + b * sW) &&
+                std::equal(wi0.begin() + b * sW, wi0.begin() + (b + 1) * sW, wi1.begin() + b * sW);
+    if (jl == 'V') same = same && std::equal(vl0.begin() + b * sA, vl0.begin() + (b + 1) * sA, vl1.begin() + b * sA);
+    if (jr == 'V') same = same && std::equal(vr0.begin() + b * sA, vr0.begin() + (b + 1) * sA, vr1.begin() + b * sA);
+    h.expect(same, "%s: matrix %lld changed because of its neighbour", c, (long long)b);
+  }
+}
+
+void dhseqr_case(Harness& h, int n, double poison) {
+  const int64_t nb = 4, bad = 1, sH = (int64_t)n * n;
+  std::vector<double> clean(nb * sH, 0.0);
+  for (int64_t b = 0; b < nb; ++b)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i <= std::min(j + 1, n - 1); ++i) clean[b * sH + i + (size_t)j * n] = h.uniform();
+  std::vector<double> dirty = clean;
+  dirty[bad * sH + (n - 1) + (size_t)(n - 2) * n] = poison;  // a subdiagonal element
+  auto run = [&](std::vector<double> hm, std::vector<double>& wr, std::vector<double>& z, std::vector<int>& info) {
+    wr.assign(2 * nb * n, 0);
+    z.assign(nb * sH, 0);
+    info.assign(nb, -1);
+    int st = sgpu_dhseqr_batched(h.ctx, 'S', 'I', n, 1, n, hm.data(), n, sH, wr.data(), wr.data() + nb * n, n, z.data(),
+                                 n, sH, info.data(), nb);
+    for (double x : hm) wr.push_back(x);  // keep T for the comparison
+    return st;
+  };
+  std::vector<double> w0, z0, w1, z1;
+  std::vector<int> i0, i1;
+  int s0 = run(clean, w0, z0, i0);
+  h.skip_if_unsupported(s0, "dhseqr");
+  auto t0 = std::chrono::steady_clock::now();
+  int s1 = run(dirty, w1, z1, i1);
+  double secs = seconds_since(t0);
+  h.expect(s0 == 0 && s1 == 1 && i1[bad] > 0, "dhseqr n=%d poison=%g: statuses %d/%d, info %d", n, poison, s0, s1, i1[bad]);
+  h.expect(secs < 5.0, "dhseqr n=%d: took %.2f s", n, secs);
+  for (int64_t b = 0; b < nb; ++b) {
+    if (b == bad) continue;
+    bool same = i1[b] == 0;
+    for (int i = 0; i < n; ++i) same = same && w0[b * n + i] == w1[b * n + i] && w0[nb * n + b * n + i] == w1[nb * n + b * n + i];
+    same = same && std::equal(z0.begin() + b * sH, z0.begin() + (b + 1) * sH, z1.begin() + b * sH);
+    h.expect(same, "dhseqr n=%d: matrix %lld changed because of its neighbour", n, (long long)b);
+  }
+}
+
+void zheev_case(Harness& h, int n, double poison, bool in_unreferenced) {
+  const int64_t nb = 4, bad = 3, sA = (int64_t)n * n;
+  std::vector<cd> clean;
+  for (int64_t b = 0; b < nb; ++b) {
+    auto m = make_hermitian(h, HKind::kUniform, n);
+    clean.insert(clean.end(), m.begin(), m.end());
+  }
+  std::vector<cd> dirty = clean;
+  // Lower is referenced (uplo = 'L'): poison (n-1, 0) or, for the unreferenced case, (0, n-1).
+  if (in_unreferenced) dirty[bad * sA + (size_t)(n - 1) * n] = cd(poison, poison);
+  else dirty[bad * sA + (n - 1)] = cd(poison, 0.0);
+  auto run = [&](std::vector<cd> a, std::vector<double>& w, std::vector<cd>& out, std::vector<int>& info) {
+    w.assign(nb * n, 0);
+    info.assign(nb, -1);
+    int st = sgpu_zheev_batched(h.ctx, 'V', 'L', n, a.data(), n, sA, w.data(), n, info.data(), nb);
+    out = a;
+    return st;
+  };
+  std::vector<double> w0, w1;
+  std::vector<cd> a0, a1;
+  std::vector<int> i0, i1;
+  int s0 = run(clean, w0, a0, i0);
+  h.skip_if_unsupported(s0, "zheev");
+  int s1 = run(dirty, w1, a1, i1);
+  char c[96];
+  std::snprintf(c, sizeof c, "zheev n=%d poison=%g%s", n, poison, in_unreferenced ? " (unreferenced triangle)" : "");
+  if (in_unreferenced) {
+    h.expect(s1 == 0 && w0 == w1 && a0 == a1, "%s: unreferenced NaN/Inf changed the result", c);
+    return;
+  }
+  h.expect(s0 == 0 && s1 == 1 && i1[bad] > 0 && std::isnan(w1[bad * n]), "%s: statuses %d/%d info %d", c, s0, s1, i1[bad]);
+  for (int64_t b = 0; b < nb; ++b) {
+    if (b == bad) continue;
+    bool same = i1[b] == 0 && std::equal(w0.begin() + b * n, w0.begin() + (b + 1) * n, w1.begin() + b * n) &&
+                std::equal(a0.begin() + b * sA, a0.begin() + (b + 1) * sA, a1.begin() + b * sA);
+    h.expect(same, "%s: matrix %lld changed because of its neighbour", c, (long long)b);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Harness h("test_hostile", argc, argv);
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (int n : {1, 2, 5, 16, 64}) {
+    if (h.quick && n > 16) continue;
+    for (double p : {nan, inf, -inf}) {
+      for (const char* jobs : {"NN", "NV", "VV"}) dgeev_case(h, n, p, jobs[0], jobs[1]);
+      if (n >= 2) dhseqr_case(h, n, p);
+      zheev_case(h, n, p, false);
+      if (n >= 2) zheev_case(h, n, p, true);
+    }
+  }
+  return h.finish();
+}
