@@ -69,7 +69,11 @@ int main(int argc, char** argv) {
   for (int n : sizes) {
     for (int k = 0; k < (int)Kind::kCount; ++k) {
       const Kind kind = (Kind)k;
-      if (h.quick && (kind == Kind::kLagge || kind == Kind::kRotations)) continue;
+      // --quick is the valgrind run. Under valgrind OpenBLAS picks a generic kernel whose dgeevx
+      // reference loses accuracy at 1e+-300 (seen: 1e-12 relative, while sgpu's results are bitwise
+      // those of the native run), so the extreme-scale kinds are left to the native run.
+      if (h.quick && (kind == Kind::kLagge || kind == Kind::kRotations || kind == Kind::kHuge || kind == Kind::kTiny))
+        continue;
       char ctx[128];
       std::snprintf(ctx, sizeof ctx, "n=%d kind=%s", n, kind_name(kind));
       // Gaps everywhere: lda > n, strides > lda*n, strideW > n.

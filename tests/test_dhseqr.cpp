@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  deep_underflow(h);
+  if (!h.quick) deep_underflow(h);  // see test_dgeev: the valgrind (--quick) run's reference is unreliable there
   std::printf("worst ratios: residual %.3g, orthogonality %.3g (threshold 20); eigenvalue distance/bound %.3g\n",
               worst_res, worst_orth, worst_ev);
   return h.finish();

@@ -1,0 +1,40 @@
+! A Fortran consumer of an installed sgpu: `use sgpu`, built with the installed module and
+! `pkg-config --libs sgpu`. Self-checking; exit status 0 when the results agree.
+program consumer
+  use, intrinsic :: iso_c_binding
+  use sgpu
+  implicit none
+  integer, parameter :: n = 3, nb = 2
+  real(c_double) :: a(n, n, nb), wr(n, nb), wi(n, nb), dummy(1), w(2, nb)
+  complex(c_double_complex) :: h(2, 2, nb)
+  integer(c_int) :: info(nb), st
+  integer :: b, bad
+  bad = 0
+  ! Upper triangular matrices: the eigenvalues are the diagonal (dgeev returns them in order).
+  do b = 1, nb
+    a(:, :, b) = reshape([1d0*b, 0d0, 0d0, 5d0, 2d0*b, 0d0, 7d0, 8d0, 3d0*b], [n, n])
+  end do
+  st = sgpu_dgeev_batched(c_null_ptr, 'N', 'N', n, a, n, int(n*n, c_int64_t), wr, wi, int(n, c_int64_t), &
+                          dummy, 1, 0_c_int64_t, dummy, 1, 0_c_int64_t, info, int(nb, c_int64_t))
+  if (st /= 0) then
+    print *, 'dgeev: ', sgpu_strerror(st)
+    stop 1
+  end if
+  do b = 1, nb
+    if (any(abs(wr(:, b) - [1d0*b, 2d0*b, 3d0*b]) > 1d-12) .or. any(wi(:, b) /= 0d0)) bad = bad + 1
+  end do
+  ! [[2, i], [-i, 2]] has eigenvalues 1 and 3.
+  do b = 1, nb
+    h(:, :, b) = reshape([(2d0, 0d0), (0d0, -1d0), (0d0, 1d0), (2d0, 0d0)], [2, 2])
+  end do
+  st = sgpu_zheev_batched(c_null_ptr, 'V', 'U', 2, h, 2, 4_c_int64_t, w, 2_c_int64_t, info, int(nb, c_int64_t))
+  if (st /= 0) then
+    print *, 'zheev: ', sgpu_strerror(st)
+    stop 1
+  end if
+  do b = 1, nb
+    if (abs(w(1, b) - 1d0) > 1d-12 .or. abs(w(2, b) - 3d0) > 1d-12) bad = bad + 1
+  end do
+  print '(a, a, a, i0, a)', 'sgpu ', sgpu_version(), ' Fortran consumer: ', bad, ' mismatches'
+  if (bad /= 0) stop 1
+end program consumer
