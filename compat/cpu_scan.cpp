@@ -9,14 +9,16 @@ namespace sgpu {
 namespace cpu {
 namespace {
 
-// Columns per task: a column-major column is contiguous (one per task suffices); a row-major
-// block of 512 columns keeps each row's slice in whole cache lines.
+// Columns per task. Row-major: 512 columns keep each row's slice in whole cache lines and let the
+// compiler vectorize across columns. Column-major: one contiguous column per task; walking 8 columns
+// in lockstep was measured slower (4096^2 float on 2 cores: 72 ms against 32 ms).
 constexpr int kColsPerTaskRowMajor = 512;
+constexpr int kColsPerTaskColMajor = 1;
 
 template <class Tin, class Tout>
 int scan_typed(sgpu_context* ctx, bool row_major, int m, int n, const void* A, int lda, int64_t strideA, void* B,
                int ldb, int64_t strideB, int64_t batch) {
-  const int cpt = row_major ? kColsPerTaskRowMajor : 1;
+  const int cpt = row_major ? kColsPerTaskRowMajor : kColsPerTaskColMajor;
   const int64_t blocks = (n + cpt - 1) / cpt, tasks = batch * blocks;
   const Tin* a0 = static_cast<const Tin*>(A);
   Tout* b0 = static_cast<Tout*>(B);

@@ -40,9 +40,14 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
     t.sync();
     return n;
   }
-  if (!lower)
-    for (int c = t.first(1); c <= n; c += t.step())
-      for (int r = c + 1; r <= n; ++r) a(r, c) = conj(a(c, r));
+  // Make A fully Hermitian from the referenced triangle (the reduction keeps both triangles).
+  for (int c = t.first(1); c <= n; c += t.step()) {
+    for (int r = c + 1; r <= n; ++r) {
+      if (lower) a(c, r) = conj(a(r, c));
+      else a(r, c) = conj(a(c, r));
+    }
+    a(c, c).im = 0.0;
+  }
   t.sync();
   if (n == 1) {
     if (t.leader()) {
@@ -67,12 +72,12 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
     sigma = rmax / anrm;
   if (sigma != 1.0)
     for (int c = t.first(1); c <= n; c += t.step())
-      for (int r = c; r <= n; ++r) a(r, c) = sigma * a(r, c);
+      for (int r = 1; r <= n; ++r) a(r, c) = sigma * a(r, c);
   t.sync();
 
   hetd2(t, n, a, d, e, tau, y);
   if (wantz) ungtr(t, n, a, tau, q);
-  phase_scale(t, n, e, er, wantz, n, q);
+  phase_scale(t, n, e, er, y, wantz, n, q);
   int info = steqr(t, wantz, n, d, er, n, q, cw, sw);
   if (wantz)
     for (int c = t.first(1); c <= n; c += t.step())

@@ -8,9 +8,15 @@
 namespace sgpu {
 namespace core {
 
-// Reduces A (lower triangle, n x n) to T = Q^H A Q. On return d[1..n] is diag(T), e[1..n-1] the
-// subdiagonal of T (complex in general; real with zlarfg's reflectors), reflector i in A(i+2:n, i)
-// with scalar tau[i]. y[1..n] is workspace.
+// Reduces the full Hermitian A (both triangles held, n x n) to T = Q^H A Q. On return d[1..n] is
+// diag(T), e[1..n-1] the subdiagonal of T (complex in general; real with zlarfg's reflectors),
+// reflector i in A(i+2:n, i) with scalar tau[i]. y[1..n] is workspace.
+//
+// Both triangles are updated so that every inner loop runs down a column: y = A v as column
+// saxpys (seed 002) and the rank-2 update column by column, with each team member owning rows
+// (contiguous on the CPU, coalesced on the GPU). The update is evaluated so that A(c, r) gets
+// exactly the conjugate of A(r, c)'s update (complex products and sums commute in IEEE
+// arithmetic), so A stays bitwise Hermitian.
 template <class Team>
 SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e, Vec1<zc> tau, Vec1<zc> y) {
   for (int i = 1; i <= n - 1; ++i) {
@@ -22,14 +28,13 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
     double beta = zlarfg(t, m, alpha, x, taui);
     auto v = [&](int k) -> zc { return k == 1 ? zc{1.0, 0.0} : x[k - 2]; };  // v_k, k = 1..m
     if (taui.re != 0.0 || taui.im != 0.0) {
-      // y = tau A v, by rows of the Hermitian trailing matrix (lower triangle only is read).
-      for (int r = t.first(1); r <= m; r += t.step()) {
-        zc s{0.0, 0.0};
-        for (int c = 1; c < r; ++c) s = s + a(i + r, i + c) * v(c);
-        s = s + zc{a(i + r, i + r).re, 0.0} * v(r);
-        for (int c = r + 1; c <= m; ++c) s = s + conj(a(i + c, i + r)) * v(c);
-        y[r] = taui * s;
+      // y = tau A v, as column saxpys; member owns rows r.
+      for (int r = t.first(1); r <= m; r += t.step()) y[r] = zc{0.0, 0.0};
+      for (int c = 1; c <= m; ++c) {
+        const zc vc = v(c);
+        for (int r = t.first(1); r <= m; r += t.step()) y[r] = y[r] + a(i + r, i + c) * vc;
       }
+      for (int r = t.first(1); r <= m; r += t.step()) y[r] = taui * y[r];
       t.sync();
       // w = y - (tau/2) (y^H v) v
       zc dot{0.0, 0.0};
@@ -40,13 +45,12 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
       t.sync();
       for (int k = t.first(1); k <= m; k += t.step()) y[k] = y[k] + alph * v(k);
       t.sync();
-      // A -= v w^H + w v^H on the lower triangle, one column per member.
-      for (int c = t.first(1); c <= m; c += t.step()) {
+      // A -= v w^H + w v^H, column by column; the diagonal stays real.
+      for (int c = 1; c <= m; ++c) {
         const zc vc = conj(v(c)), wc = conj(y[c]);
-        for (int r = c + 1; r <= m; ++r) a(i + r, i + c) = a(i + r, i + c) - (v(r) * wc + y[r] * vc);
-        zc dd = v(c) * wc + y[c] * vc;
-        a(i + c, i + c) = zc{a(i + c, i + c).re - dd.re, 0.0};
+        for (int r = t.first(1); r <= m; r += t.step()) a(i + r, i + c) = a(i + r, i + c) - (v(r) * wc + y[r] * vc);
       }
+      for (int c = t.first(1); c <= m; c += t.step()) a(i + c, i + c).im = 0.0;
     } else {
       if (t.leader()) a(i + 1, i + 1) = zc{a(i + 1, i + 1).re, 0.0};
     }
@@ -82,22 +86,27 @@ SGPU_HD void ungtr(const Team& t, int n, Mat1<zc> a, Vec1<zc> tau, Mat1<zc> q) {
 }
 
 // Phase scaling: with D = diag(p_1..p_n), p_1 = 1, p_{k+1} = p_k e_k/|e_k|, D^H T D is real
-// symmetric tridiagonal with off-diagonals |e_k|; Q D then holds the matching Schur basis.
-// er[k] receives |e_k|. wantq: scale the columns of q (nq rows).
+// symmetric tridiagonal with off-diagonals |e_k|; Q D then holds the matching basis.
+// er[k] receives |e_k|; ph[1..n] is workspace for the phases. wantq: scale the columns of q.
 template <class Team>
-SGPU_HD void phase_scale(const Team& t, int n, Vec1<zc> e, Vec1<double> er, bool wantq, int nq, Mat1<zc> q) {
-  // Each member walks the (short) phase recurrence itself and scales the rows it owns.
-  for (int r = t.first(1); r <= nq; r += t.step()) {
+SGPU_HD void phase_scale(const Team& t, int n, Vec1<zc> e, Vec1<double> er, Vec1<zc> ph, bool wantq, int nq,
+                         Mat1<zc> q) {
+  if (t.leader()) {
     zc p{1.0, 0.0};
+    ph[1] = p;
     for (int k = 1; k <= n - 1; ++k) {
       double ak = zabs(e[k]);
       if (ak != 0.0) p = p * ((1.0 / ak) * e[k]);
-      if (wantq) q(r, k + 1) = q(r, k + 1) * p;
+      ph[k + 1] = p;
+      er[k] = ak;
     }
   }
   t.sync();
-  if (t.leader())
-    for (int k = 1; k <= n - 1; ++k) er[k] = zabs(e[k]);
+  if (wantq)
+    for (int k = 2; k <= n; ++k) {
+      const zc pk = ph[k];
+      for (int r = t.first(1); r <= nq; r += t.step()) q(r, k) = q(r, k) * pk;
+    }
   t.sync();
 }
 

@@ -101,13 +101,15 @@ SGPU_HD void lascl(const Team& t, double cfrom, double cto, int m, Vec<double> x
 
 // Z(:, c0 + j - 1 .. ) <- rotations (cw[c0+j-1], sw[c0+j-1]), j = 1..mm-1, applied as dlasr('R','V',dir):
 // backward (j descending) for QL sweeps, forward for QR sweeps.
+// One rotation at a time down whole columns (contiguous on the CPU, coalesced on the GPU); each
+// member owns rows, so no synchronization is needed between rotations.
 template <class Team, class T>
 SGPU_HD void rot_sequence(const Team& t, int nz, Mat1<T> z, int c0, int mm, Vec1<double> cw, Vec1<double> sw,
                           bool forward) {
-  for (int r = t.first(1); r <= nz; r += t.step()) {
-    for (int q = 1; q <= mm - 1; ++q) {
-      const int j = forward ? q : mm - q;
-      const double ct = cw[c0 + j - 1], st = sw[c0 + j - 1];
+  for (int q = 1; q <= mm - 1; ++q) {
+    const int j = forward ? q : mm - q;
+    const double ct = cw[c0 + j - 1], st = sw[c0 + j - 1];
+    for (int r = t.first(1); r <= nz; r += t.step()) {
       T temp = z(r, c0 + j);
       T zj = z(r, c0 + j - 1);
       z(r, c0 + j) = ct * temp - st * zj;
