@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds sgpu and runs the whole conformance suite (CPU backend; GPU variants run where there is a
+# GPU and are skipped where there is none). Installs missing packages first when run as root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/deps.sh
+bash tools/build.sh
+cd "${SGPU_BUILD_DIR:-build}"
+ctest --output-on-failure -j"$(nproc)"
