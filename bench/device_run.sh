@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: build for sm_90, the whole suite (GPU variants included, under
+# compute-sanitizer where there is GPU code to check), the benchmark table and the demo.
+# Run from the repository root after `source .device/prep.sh`; logs go to $OUT.
+set -uo pipefail
+out=${OUT:-/tmp/sgpu-out}
+mkdir -p "$out"
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+  nproc; git rev-parse --short HEAD 2>/dev/null || true
+} | tee "$out/machine.txt"
+SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+(cd build && ctest --output-on-failure -j8) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
+grep -E "tests passed|Skipped|Failed|SKIP:" "$out/ctest.log" | sort | uniq | head -30
+if command -v compute-sanitizer >/dev/null; then
+  compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/test_gpu_seam > "$out/sanitizer.log" 2>&1
+  echo "compute-sanitizer memcheck on test_gpu_seam rc=$?"
+fi
+build/bench/sgpu_bench 2>&1 | tee "$out/bench.txt" | tail -16
+build/bench/sgpu_demo 2>&1 | tee "$out/demo.txt"
