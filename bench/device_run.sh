@@ -7,7 +7,9 @@ out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-  nproc; git rev-parse --short HEAD 2>/dev/null || true
+  nproc
+  # The device copy has no .git: the caller writes the commit into .device/commit before the run.
+  cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || true
 } | tee "$out/machine.txt"
 SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 (cd build && ctest --output-on-failure -j8) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"

@@ -19,6 +19,7 @@ struct WarpTeam {
   }
   __device__ int first(int lo) const { return lo + rank; }
   __device__ int step() const { return P; }
+  __device__ bool owns(int lo, int i) const { return i >= lo && ((i - lo) & (P - 1)) == rank; }
   __device__ bool leader() const { return rank == 0; }
   __device__ void sync() const { __syncwarp(mask); }
   __device__ double sum(double x) const {

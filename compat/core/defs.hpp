@@ -78,6 +78,7 @@ SGPU_HD Vec<T> row(Mat1<T> m, int i, int j) { return Vec<T>{&m(i, j), m.cs}; }
 struct TeamOne {
   SGPU_HD int first(int lo) const { return lo; }
   SGPU_HD int step() const { return 1; }
+  SGPU_HD bool owns(int lo, int i) const { return i >= lo; }  // i is visited by this member's loop from lo
   SGPU_HD bool leader() const { return true; }
   SGPU_HD void sync() const {}
   SGPU_HD double sum(double x) const { return x; }

@@ -40,12 +40,11 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
     t.sync();
     return n;
   }
-  // Make A fully Hermitian from the referenced triangle (the reduction keeps both triangles).
+  // The core works on the lower triangle: mirror an upper one into it; drop the diagonal's
+  // imaginary parts (not referenced, as in LAPACK).
   for (int c = t.first(1); c <= n; c += t.step()) {
-    for (int r = c + 1; r <= n; ++r) {
-      if (lower) a(c, r) = conj(a(r, c));
-      else a(r, c) = conj(a(c, r));
-    }
+    if (!lower)
+      for (int r = c + 1; r <= n; ++r) a(r, c) = conj(a(c, r));
     a(c, c).im = 0.0;
   }
   t.sync();
@@ -72,13 +71,15 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
     sigma = rmax / anrm;
   if (sigma != 1.0)
     for (int c = t.first(1); c <= n; c += t.step())
-      for (int r = 1; r <= n; ++r) a(r, c) = sigma * a(r, c);
+      for (int r = c; r <= n; ++r) a(r, c) = sigma * a(r, c);
   t.sync();
 
   hetd2(t, n, a, d, e, tau, y);
   if (wantz) ungtr(t, n, a, tau, q);
   phase_scale(t, n, e, er, y, wantz, n, q);
-  int info = steqr(t, wantz, n, d, er, n, q, cw, sw);
+  // Vectors: implicit QL/QR with rotations accumulated (dsteqr); values only: its root-free
+  // variant (dsterf), as zheev does.
+  int info = wantz ? steqr(t, true, n, d, er, n, q, cw, sw) : sterf(t, n, d, er);
   if (wantz)
     for (int c = t.first(1); c <= n; c += t.step())
       for (int r = 1; r <= n; ++r) a(r, c) = q(r, c);

@@ -8,15 +8,15 @@
 namespace sgpu {
 namespace core {
 
-// Reduces the full Hermitian A (both triangles held, n x n) to T = Q^H A Q. On return d[1..n] is
-// diag(T), e[1..n-1] the subdiagonal of T (complex in general; real with zlarfg's reflectors),
-// reflector i in A(i+2:n, i) with scalar tau[i]. y[1..n] is workspace.
+// Reduces the Hermitian A, held in its lower triangle (n x n), to T = Q^H A Q (LAPACK zhetd2 with
+// uplo = 'L'). On return d[1..n] is diag(T), e[1..n-1] the subdiagonal of T (complex in general;
+// real with zlarfg's reflectors), reflector i in A(i+2:n, i) with scalar tau[i]. y[1..n] is
+// workspace. The strictly upper triangle is neither read nor written.
 //
-// Both triangles are updated so that every inner loop runs down a column: y = A v as column
-// saxpys (seed 002) and the rank-2 update column by column, with each team member owning rows
-// (contiguous on the CPU, coalesced on the GPU). The update is evaluated so that A(c, r) gets
-// exactly the conjugate of A(r, c)'s update (complex products and sums commute in IEEE
-// arithmetic), so A stays bitwise Hermitian.
+// Every inner loop runs down a column of the lower triangle, members owning rows (contiguous on
+// the CPU, coalesced on the GPU): y = tau A v as zhemv's column algorithm (a saxpy below the
+// diagonal and a dot with the same column, the dot reduced over the team and added by the owner of
+// that row), then the rank-2 update A -= v w^H + w v^H column by column.
 template <class Team>
 SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e, Vec1<zc> tau, Vec1<zc> y) {
   for (int i = 1; i <= n - 1; ++i) {
@@ -28,11 +28,18 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
     double beta = zlarfg(t, m, alpha, x, taui);
     auto v = [&](int k) -> zc { return k == 1 ? zc{1.0, 0.0} : x[k - 2]; };  // v_k, k = 1..m
     if (taui.re != 0.0 || taui.im != 0.0) {
-      // y = tau A v, as column saxpys; member owns rows r.
       for (int r = t.first(1); r <= m; r += t.step()) y[r] = zc{0.0, 0.0};
       for (int c = 1; c <= m; ++c) {
         const zc vc = v(c);
-        for (int r = t.first(1); r <= m; r += t.step()) y[r] = y[r] + a(i + r, i + c) * vc;
+        zc dot{0.0, 0.0};
+        for (int r = t.first(c + 1); r <= m; r += t.step()) {
+          const zc arc = a(i + r, i + c);
+          y[r] = y[r] + arc * vc;
+          dot = dot + conj(arc) * v(r);
+        }
+        dot.re = t.sum(dot.re);
+        dot.im = t.sum(dot.im);
+        if (t.owns(1, c)) y[c] = y[c] + a(i + c, i + c).re * vc + dot;
       }
       for (int r = t.first(1); r <= m; r += t.step()) y[r] = taui * y[r];
       t.sync();
@@ -45,10 +52,10 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
       t.sync();
       for (int k = t.first(1); k <= m; k += t.step()) y[k] = y[k] + alph * v(k);
       t.sync();
-      // A -= v w^H + w v^H, column by column; the diagonal stays real.
+      // A -= v w^H + w v^H on the lower triangle, column by column; the diagonal stays real.
       for (int c = 1; c <= m; ++c) {
         const zc vc = conj(v(c)), wc = conj(y[c]);
-        for (int r = t.first(1); r <= m; r += t.step()) a(i + r, i + c) = a(i + r, i + c) - (v(r) * wc + y[r] * vc);
+        for (int r = t.first(c); r <= m; r += t.step()) a(i + r, i + c) = a(i + r, i + c) - (v(r) * wc + y[r] * vc);
       }
       for (int c = t.first(1); c <= m; c += t.step()) a(i + c, i + c).im = 0.0;
     } else {

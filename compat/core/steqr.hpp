@@ -342,5 +342,176 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
   return 0;
 }
 
+
+// Eigenvalues only of a real symmetric tridiagonal matrix: the Pal-Walker-Kahan root-free variant
+// of implicit QL/QR with Wilkinson's shift (LAPACK dsterf): no square root per rotation. Scalar
+// work: every member runs it on its own d/e (or the team's, identically). Returns info as dsterf.
+template <class Team>
+SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
+  const double eps = Mach::eps, eps2 = eps * eps;
+  const double safmin = Mach::safmin, safmax = 1.0 / safmin;
+  const double ssfmax = sqrt(safmax) / 3.0, ssfmin = sqrt(safmin) / eps2;
+  if (n <= 1) return 0;
+  const int nmaxit = n * 30;
+  int jtot = 0, l1 = 1;
+  TeamOne one;
+  while (l1 <= n) {
+    if (l1 > 1) e[l1 - 1] = 0.0;
+    int m;
+    for (m = l1; m <= n - 1; ++m)
+      if (fabs(e[m]) <= (sqrt(fabs(d[m])) * sqrt(fabs(d[m + 1]))) * eps) {
+        e[m] = 0.0;
+        break;
+      }
+    if (m > n - 1) m = n;
+    int l = l1;
+    const int lsv = l;
+    int lend = m;
+    const int lendsv = lend;
+    l1 = m + 1;
+    if (lend == l) continue;
+    // Scale the block l..lend.
+    double anorm = 0.0;
+    for (int i = l; i <= lend; ++i) anorm = dmax(anorm, fabs(d[i]));
+    for (int i = l; i < lend; ++i) anorm = dmax(anorm, fabs(e[i]));
+    if (anorm == 0.0) continue;
+    int iscale = 0;
+    if (anorm > ssfmax) {
+      iscale = 1;
+      lascl(one, anorm, ssfmax, lend - l + 1, d.from(l));
+      lascl(one, anorm, ssfmax, lend - l, e.from(l));
+    } else if (anorm < ssfmin) {
+      iscale = 2;
+      lascl(one, anorm, ssfmin, lend - l + 1, d.from(l));
+      lascl(one, anorm, ssfmin, lend - l, e.from(l));
+    }
+    for (int i = l; i <= lend - 1; ++i) e[i] = e[i] * e[i];
+    // Choose between QL and QR iteration.
+    if (fabs(d[lend]) < fabs(d[l])) {
+      lend = lsv;
+      l = lendsv;
+    }
+    if (lend >= l) {
+      // QL iteration.
+      for (;;) {
+        if (l != lend) {
+          for (m = l; m <= lend - 1; ++m)
+            if (fabs(e[m]) <= eps2 * fabs(d[m] * d[m + 1])) break;
+        } else {
+          m = lend;
+        }
+        if (m < lend) e[m] = 0.0;
+        double p = d[l];
+        if (m == l) {
+          d[l] = p;  // eigenvalue found
+          ++l;
+          if (l <= lend) continue;
+          break;
+        }
+        if (m == l + 1) {
+          double rt1, rt2, c, s;
+          laev2(d[l], sqrt(e[l]), d[l + 1], rt1, rt2, c, s);
+          d[l] = rt1;
+          d[l + 1] = rt2;
+          e[l] = 0.0;
+          l += 2;
+          if (l <= lend) continue;
+          break;
+        }
+        if (jtot == nmaxit) break;
+        ++jtot;
+        // Form the shift.
+        double rte = sqrt(e[l]);
+        double sigma = (d[l + 1] - p) / (2.0 * rte);
+        double r = lapy2(sigma, 1.0);
+        sigma = p - (rte / (sigma + sign(r, sigma)));
+        double c = 1.0, s = 0.0, gamma = d[m] - sigma;
+        p = gamma * gamma;
+        for (int i = m - 1; i >= l; --i) {
+          double bb = e[i];
+          r = p + bb;
+          if (i != m - 1) e[i + 1] = s * r;
+          double oldc = c;
+          c = p / r;
+          s = bb / r;
+          double oldgam = gamma, alpha = d[i];
+          gamma = c * (alpha - sigma) - s * oldgam;
+          d[i + 1] = oldgam + (alpha - gamma);
+          p = c != 0.0 ? (gamma * gamma) / c : oldc * bb;
+        }
+        e[l] = s * p;
+        d[l] = sigma + gamma;
+      }
+    } else {
+      // QR iteration.
+      for (;;) {
+        for (m = l; m >= lend + 1; --m)
+          if (fabs(e[m - 1]) <= eps2 * fabs(d[m] * d[m - 1])) break;
+        if (m < lend + 1) m = lend;
+        if (m > lend) e[m - 1] = 0.0;
+        double p = d[l];
+        if (m == l) {
+          d[l] = p;
+          --l;
+          if (l >= lend) continue;
+          break;
+        }
+        if (m == l - 1) {
+          double rt1, rt2, c, s;
+          laev2(d[l], sqrt(e[l - 1]), d[l - 1], rt1, rt2, c, s);
+          d[l] = rt1;
+          d[l - 1] = rt2;
+          e[l - 1] = 0.0;
+          l -= 2;
+          if (l >= lend) continue;
+          break;
+        }
+        if (jtot == nmaxit) break;
+        ++jtot;
+        double rte = sqrt(e[l - 1]);
+        double sigma = (d[l - 1] - p) / (2.0 * rte);
+        double r = lapy2(sigma, 1.0);
+        sigma = p - (rte / (sigma + sign(r, sigma)));
+        double c = 1.0, s = 0.0, gamma = d[m] - sigma;
+        p = gamma * gamma;
+        for (int i = m; i <= l - 1; ++i) {
+          double bb = e[i];
+          r = p + bb;
+          if (i != m) e[i - 1] = s * r;
+          double oldc = c;
+          c = p / r;
+          s = bb / r;
+          double oldgam = gamma, alpha = d[i + 1];
+          gamma = c * (alpha - sigma) - s * oldgam;
+          d[i] = oldgam + (alpha - gamma);
+          p = c != 0.0 ? (gamma * gamma) / c : oldc * bb;
+        }
+        e[l - 1] = s * p;
+        d[l] = sigma + gamma;
+      }
+    }
+    // Undo scaling.
+    if (iscale == 1) lascl(one, ssfmax, anorm, lendsv - lsv + 1, d.from(lsv));
+    if (iscale == 2) lascl(one, ssfmin, anorm, lendsv - lsv + 1, d.from(lsv));
+    if (jtot >= nmaxit) {
+      int info = 0;
+      for (int i = 1; i <= n - 1; ++i)
+        if (e[i] != 0.0) ++info;
+      return info;
+    }
+  }
+  // Sort increasing (insertion sort: n is small, and it is stable and allocation-free).
+  for (int i = 2; i <= n; ++i) {
+    double x = d[i];
+    int j = i - 1;
+    while (j >= 1 && d[j] > x) {
+      d[j + 1] = d[j];
+      --j;
+    }
+    d[j + 1] = x;
+  }
+  return 0;
+}
+
 }  // namespace core
 }  // namespace sgpu
