@@ -107,7 +107,7 @@ SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a,
 
   int ilo, ihi;
   gebal(t, n, a, ilo, ihi, scale);
-  gehd2(t, n, ilo, ihi, a, tau);
+  gehd2(t, n, ilo, ihi, a, tau, xr);  // xr is free until the eigenvectors
   int info;
   if (wantvl) {
     orghr(t, n, ilo, ihi, a, tau, vl);

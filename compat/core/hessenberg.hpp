@@ -8,9 +8,9 @@ namespace sgpu {
 namespace core {
 
 // A(ilo:ihi, ilo:ihi) is reduced; reflector i (i = ilo..ihi-1) is stored below the subdiagonal
-// of column i with its scalar in tau[i] (1-based, as LAPACK).
+// of column i with its scalar in tau[i] (1-based, as LAPACK). w[1..n] is workspace.
 template <class Team>
-SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau) {
+SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau, Vec1<double> w) {
   for (int i = ilo; i <= ihi - 1; ++i) {
     const int m = ihi - i;  // reflector length: rows i+1..ihi
     t.sync();
@@ -19,13 +19,20 @@ SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
     Vec<double> x = col(a, i + 2 <= n ? i + 2 : n, i);
     double beta = larfg(t, m, alpha, x, ti);
     if (t.leader()) tau[i] = ti;
-    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T, one row per member.
+    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T as a column-oriented gemv and rank-1 update
+    // (LAPACK dlarf): members own rows, every inner walk runs down a column.
+    for (int r = t.first(1); r <= ihi; r += t.step()) w[r] = a(r, i + 1);
+    for (int k = 1; k < m; ++k) {
+      const double xk = x[k - 1];
+      for (int r = t.first(1); r <= ihi; r += t.step()) w[r] += a(r, i + 1 + k) * xk;
+    }
     for (int r = t.first(1); r <= ihi; r += t.step()) {
-      double w = a(r, i + 1);
-      for (int k = 1; k < m; ++k) w += a(r, i + 1 + k) * x[k - 1];
-      w *= ti;
-      a(r, i + 1) -= w;
-      for (int k = 1; k < m; ++k) a(r, i + 1 + k) -= w * x[k - 1];
+      w[r] *= ti;
+      a(r, i + 1) -= w[r];
+    }
+    for (int k = 1; k < m; ++k) {
+      const double xk = x[k - 1];
+      for (int r = t.first(1); r <= ihi; r += t.step()) a(r, i + 1 + k) -= w[r] * xk;
     }
     t.sync();
     // Left: A(i+1:ihi, i+1:n) -= tau v (v^T A), one column per member.

@@ -6,16 +6,27 @@
 namespace sgpu {
 namespace core {
 
-// Overflow-safe 2-norm of x[0..n): scale by the largest magnitude first (two team reductions).
+// Plain sums of squares are exact enough (relative error ~ n ulp) when they land in
+// [kSsqMin, kSsqMax]: no square overflowed, and squares that underflowed are below
+// n * 2^-1022, negligible against kSsqMin. Otherwise the scaled two-pass form is used.
+constexpr double kSsqMin = 1e-280, kSsqMax = 1e280;
+
+// Overflow- and underflow-safe 2-norm of x[0..n): one pass when the plain sum of squares is in
+// range, else scaled by the largest magnitude (two more team reductions).
 template <class Team>
 SGPU_HD double nrm2(const Team& t, int n, Vec<double> x) {
+  double ssq = 0.0;
+  for (int i = t.first(0); i < n; i += t.step()) ssq += x[i] * x[i];
+  ssq = t.sum(ssq);
+  if (ssq >= kSsqMin && ssq <= kSsqMax) return sqrt(ssq);
   double amax = 0.0;
   for (int i = t.first(0); i < n; i += t.step()) amax = dmax(amax, fabs(x[i]));
   amax = t.max(amax);
   if (amax == 0.0 || !finite(amax)) return amax;
-  double ssq = 0.0;
+  const double inv = 1.0 / amax;
+  ssq = 0.0;
   for (int i = t.first(0); i < n; i += t.step()) {
-    double v = x[i] / amax;
+    double v = x[i] * inv;
     ssq += v * v;
   }
   return amax * sqrt(t.sum(ssq));
@@ -23,13 +34,18 @@ SGPU_HD double nrm2(const Team& t, int n, Vec<double> x) {
 
 template <class Team>
 SGPU_HD double znrm2(const Team& t, int n, Vec<zc> x) {
+  double ssq = 0.0;
+  for (int i = t.first(0); i < n; i += t.step()) ssq += x[i].re * x[i].re + x[i].im * x[i].im;
+  ssq = t.sum(ssq);
+  if (ssq >= kSsqMin && ssq <= kSsqMax) return sqrt(ssq);
   double amax = 0.0;
   for (int i = t.first(0); i < n; i += t.step()) amax = dmax(amax, dmax(fabs(x[i].re), fabs(x[i].im)));
   amax = t.max(amax);
   if (amax == 0.0 || !finite(amax)) return amax;
-  double ssq = 0.0;
+  const double inv = 1.0 / amax;
+  ssq = 0.0;
   for (int i = t.first(0); i < n; i += t.step()) {
-    double a = x[i].re / amax, b = x[i].im / amax;
+    double a = x[i].re * inv, b = x[i].im * inv;
     ssq += a * a + b * b;
   }
   return amax * sqrt(t.sum(ssq));

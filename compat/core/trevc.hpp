@@ -20,27 +20,30 @@ SGPU_HD void trevc_norms(const Team& t, int n, Mat1<double> tm, Vec1<double> wn)
   t.sync();
 }
 
-// V(:, c) = V(:, 1:m) x(1:m) + beta V(:, c), written in place (columns 1..m are read only; c > m).
+// V(:, c) = V(:, k0:k1) x(k0:k1) + beta V(:, c) in place (c outside k0..k1), as the reference
+// dgemv: scale, then one axpy per column; members own rows, every walk runs down a column.
 template <class Team>
-SGPU_HD void backtransform(const Team& t, int n, int m, Mat1<double> v, Vec1<double> x, double beta, int c) {
-  for (int r = t.first(1); r <= n; r += t.step()) {
-    double s = beta * v(r, c);
-    for (int k = 1; k <= m; ++k) s += v(r, k) * x[k];
-    v(r, c) = s;
+SGPU_HD void backtransform_range(const Team& t, int n, int k0, int k1, Mat1<double> v, Vec1<double> x, double beta,
+                                 int c) {
+  for (int r = t.first(1); r <= n; r += t.step()) v(r, c) *= beta;
+  for (int k = k0; k <= k1; ++k) {
+    const double xk = x[k];
+    for (int r = t.first(1); r <= n; r += t.step()) v(r, c) += v(r, k) * xk;
   }
   t.sync();
 }
 
-// Same with the columns to the right: V(:, c) = V(:, c0:n) x(c0:n) + beta V(:, c), c < c0.
+// V(:, c) = V(:, 1:m) x(1:m) + beta V(:, c), c > m (right eigenvectors).
+template <class Team>
+SGPU_HD void backtransform(const Team& t, int n, int m, Mat1<double> v, Vec1<double> x, double beta, int c) {
+  backtransform_range(t, n, 1, m, v, x, beta, c);
+}
+
+// V(:, c) = V(:, c0:n) x(c0:n) + beta V(:, c), c < c0 (left eigenvectors).
 template <class Team>
 SGPU_HD void backtransform_tail(const Team& t, int n, int c0, Mat1<double> v, Vec1<double> x, double beta,
                                 int c) {
-  for (int r = t.first(1); r <= n; r += t.step()) {
-    double s = beta * v(r, c);
-    for (int k = c0; k <= n; ++k) s += v(r, k) * x[k];
-    v(r, c) = s;
-  }
-  t.sync();
+  backtransform_range(t, n, c0, n, v, x, beta, c);
 }
 
 template <class Team>
