@@ -17,6 +17,7 @@ __device__ void instantiate(const Team& t, int n, double* a, double* w, double* 
   info[1] = hseqr(t, true, kCompzI, n, 1, n, m, wr, wi, z);
   info[2] = heev(t, true, true, n, Mat1<zc>{reinterpret_cast<zc*>(a), 1, n}, wr, work);
   scan_cols(t, n, 0, n, Mat<const float>{reinterpret_cast<const float*>(a), 1, n}, Mat<double>{v, 1, n});
+  scan_cols_down(t, n, 0, n, Mat<const float>{reinterpret_cast<const float*>(a), 1, n}, Mat<double>{v, 1, n});
 }
 
 __global__ void core_compile_check(int n, double* a, double* w, double* v, double* work, int* info) {
