@@ -99,6 +99,31 @@ SGPU_HD void lascl(const Team& t, double cfrom, double cto, int m, Vec<double> x
   }
 }
 
+// The unreduced block d[l..lend], e[l..lend-1] of a tridiagonal, scaled into [ssfmin, ssfmax] when
+// its largest entry lies outside (dsteqr/dsterf's "scale submatrix"); undo() scales back the
+// nd diagonal and ne off-diagonal entries from lsv (dsterf's e holds squares by then: ne = 0).
+struct BlockScale {
+  double anorm, target;
+  int iscale;  // 0: not scaled, 1: scaled down to ssfmax, 2: scaled up to ssfmin
+  SGPU_HD BlockScale(Vec1<double> d, Vec1<double> e, int l, int lend) : anorm(0.0), target(1.0), iscale(0) {
+    const double ssfmax = sqrt(1.0 / Mach::safmin) / 3.0, ssfmin = sqrt(Mach::safmin) / (Mach::eps * Mach::eps);
+    for (int i = l; i <= lend; ++i) anorm = dmax(anorm, fabs(d[i]));
+    for (int i = l; i < lend; ++i) anorm = dmax(anorm, fabs(e[i]));
+    if (anorm == 0.0) return;
+    if (anorm > ssfmax) iscale = 1, target = ssfmax;
+    else if (anorm < ssfmin) iscale = 2, target = ssfmin;
+    if (iscale) {
+      lascl(TeamOne{}, anorm, target, lend - l + 1, d.from(l));
+      lascl(TeamOne{}, anorm, target, lend - l, e.from(l));
+    }
+  }
+  SGPU_HD void undo(Vec1<double> d, Vec1<double> e, int lsv, int nd, int ne) const {
+    if (!iscale) return;
+    lascl(TeamOne{}, target, anorm, nd, d.from(lsv));
+    lascl(TeamOne{}, target, anorm, ne, e.from(lsv));
+  }
+};
+
 // Z(:, c0 + j - 1 .. ) <- rotations (cw[c0+j-1], sw[c0+j-1]), j = 1..mm-1, applied as dlasr('R','V',dir):
 // backward (j descending) for QL sweeps, forward for QR sweeps.
 // One rotation at a time down whole columns (contiguous on the CPU, coalesced on the GPU); each
@@ -125,8 +150,7 @@ template <class Team, class T>
 SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double> e, int nz, Mat1<T> z,
                   Vec1<double> cw, Vec1<double> sw) {
   const double eps = Mach::eps, eps2 = eps * eps;
-  const double safmin = Mach::safmin, safmax = 1.0 / safmin;
-  const double ssfmax = sqrt(safmax) / 3.0, ssfmin = sqrt(safmin) / eps2;
+  const double safmin = Mach::safmin;
   if (n <= 1) return 0;
   const int nmaxit = n * 30;
   int jtot = 0;
@@ -151,22 +175,9 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
     const int lendsv = lend;
     l1 = m + 1;
     if (lend == l) continue;
-    // Scale the block l..lend.
-    double anorm = 0.0;
-    for (int i = l; i <= lend; ++i) anorm = dmax(anorm, fabs(d[i]));
-    for (int i = l; i < lend; ++i) anorm = dmax(anorm, fabs(e[i]));
-    int iscale = 0;
-    if (anorm == 0.0) continue;
-    TeamOne one;  // d and e are the team's shared scalars: updated identically by every member
-    if (anorm > ssfmax) {
-      iscale = 1;
-      lascl(one, anorm, ssfmax, lend - l + 1, d.from(l));
-      lascl(one, anorm, ssfmax, lend - l, e.from(l));
-    } else if (anorm < ssfmin) {
-      iscale = 2;
-      lascl(one, anorm, ssfmin, lend - l + 1, d.from(l));
-      lascl(one, anorm, ssfmin, lend - l, e.from(l));
-    }
+    // d and e are the team's shared scalars: updated identically by every member.
+    const BlockScale bs(d, e, l, lend);
+    if (bs.anorm == 0.0) continue;
     // Choose between QL and QR iteration.
     if (fabs(d[lend]) < fabs(d[l])) {
       lend = lsv;
@@ -303,13 +314,7 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
       }
     }
     // Undo scaling.
-    if (iscale == 1) {
-      lascl(one, ssfmax, anorm, lendsv - lsv + 1, d.from(lsv));
-      lascl(one, ssfmax, anorm, lendsv - lsv, e.from(lsv));
-    } else if (iscale == 2) {
-      lascl(one, ssfmin, anorm, lendsv - lsv + 1, d.from(lsv));
-      lascl(one, ssfmin, anorm, lendsv - lsv, e.from(lsv));
-    }
+    bs.undo(d, e, lsv, lendsv - lsv + 1, lendsv - lsv);
     if (jtot >= nmaxit) {
       int info = 0;
       for (int i = 1; i <= n - 1; ++i)
@@ -349,12 +354,9 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
 template <class Team>
 SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
   const double eps = Mach::eps, eps2 = eps * eps;
-  const double safmin = Mach::safmin, safmax = 1.0 / safmin;
-  const double ssfmax = sqrt(safmax) / 3.0, ssfmin = sqrt(safmin) / eps2;
   if (n <= 1) return 0;
   const int nmaxit = n * 30;
   int jtot = 0, l1 = 1;
-  TeamOne one;
   while (l1 <= n) {
     if (l1 > 1) e[l1 - 1] = 0.0;
     int m;
@@ -370,21 +372,8 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
     const int lendsv = lend;
     l1 = m + 1;
     if (lend == l) continue;
-    // Scale the block l..lend.
-    double anorm = 0.0;
-    for (int i = l; i <= lend; ++i) anorm = dmax(anorm, fabs(d[i]));
-    for (int i = l; i < lend; ++i) anorm = dmax(anorm, fabs(e[i]));
-    if (anorm == 0.0) continue;
-    int iscale = 0;
-    if (anorm > ssfmax) {
-      iscale = 1;
-      lascl(one, anorm, ssfmax, lend - l + 1, d.from(l));
-      lascl(one, anorm, ssfmax, lend - l, e.from(l));
-    } else if (anorm < ssfmin) {
-      iscale = 2;
-      lascl(one, anorm, ssfmin, lend - l + 1, d.from(l));
-      lascl(one, anorm, ssfmin, lend - l, e.from(l));
-    }
+    const BlockScale bs(d, e, l, lend);
+    if (bs.anorm == 0.0) continue;
     for (int i = l; i <= lend - 1; ++i) e[i] = e[i] * e[i];
     // Choose between QL and QR iteration.
     if (fabs(d[lend]) < fabs(d[l])) {
@@ -491,8 +480,7 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
       }
     }
     // Undo scaling.
-    if (iscale == 1) lascl(one, ssfmax, anorm, lendsv - lsv + 1, d.from(lsv));
-    if (iscale == 2) lascl(one, ssfmin, anorm, lendsv - lsv + 1, d.from(lsv));
+    bs.undo(d, e, lsv, lendsv - lsv + 1, 0);
     if (jtot >= nmaxit) {
       int info = 0;
       for (int i = 1; i <= n - 1; ++i)
