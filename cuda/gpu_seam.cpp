@@ -36,6 +36,15 @@ MemKind classify(const void* p) {
   return MemKind::kHost;
 }
 
+int copy(void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return 0;
+  if (cudaMemcpy(dst, src, bytes, cudaMemcpyDefault) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  return 0;
+}
+
 int dhseqr(sgpu_context*, char, char, int, int, int, double*, int, int64_t, double*, double*, int64_t, double*, int,
            int64_t, int*, int64_t) {
   return SGPU_ERR_NOT_SUPPORTED;

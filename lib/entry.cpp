@@ -1,5 +1,6 @@
 // The extern "C" entry points: argument check -> quick return -> dispatch. Nothing is read or
-// written before the check has passed.
+// written before the check has passed. Each entry point lists its data operands (extent in bytes,
+// written or not) so that dispatch can stage device memory for the CPU backend.
 #include <cctype>
 
 #include "check.hpp"
@@ -7,6 +8,12 @@
 #include "internal.hpp"
 
 using namespace sgpu;
+
+namespace {
+bool is(char c, char want) { return std::toupper((unsigned char)c) == want; }
+template <class T>
+T* as(void* p) { return static_cast<T*>(p); }
+}  // namespace
 
 extern "C" {
 
@@ -18,9 +25,18 @@ int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo
                          info, batch);
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
+  const bool wantz = !is(compz, 'N');
+  void *h = H, *r = wr, *i = wi, *z = wantz ? Z : nullptr, *f = info;
+  const size_t D = sizeof(double);
   return dispatch(
-      c, Routine::kDhseqr, {H, wr, wi, Z, info},
-      [&] { return cpu::dhseqr(c, job, compz, n, ilo, ihi, H, ldh, strideH, wr, wi, strideW, Z, ldz, strideZ, info, batch); },
+      c, Routine::kDhseqr,
+      {{&h, span_bytes(batch, strideH, ldh, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
+       {&i, span_bytes(batch, strideW, n, n, 1, D), true}, {&z, span_bytes(batch, strideZ, ldz, n, n, D), true},
+       {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
+      [&] {
+        return cpu::dhseqr(c, job, compz, n, ilo, ihi, as<double>(h), ldh, strideH, as<double>(r), as<double>(i),
+                           strideW, as<double>(z), ldz, strideZ, as<int>(f), batch);
+      },
       [&] { return gpu::dhseqr(c, job, compz, n, ilo, ihi, H, ldh, strideH, wr, wi, strideW, Z, ldz, strideZ, info, batch); });
 }
 
@@ -32,9 +48,18 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
                         ldvr, strideVR, info, batch);
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
+  void *a = A, *r = wr, *i = wi, *f = info;
+  void *vl = is(jobvl, 'V') ? VL : nullptr, *vr = is(jobvr, 'V') ? VR : nullptr;
+  const size_t D = sizeof(double);
   return dispatch(
-      c, Routine::kDgeev, {A, wr, wi, VL, VR, info},
-      [&] { return cpu::dgeev(c, jobvl, jobvr, n, A, lda, strideA, wr, wi, strideW, VL, ldvl, strideVL, VR, ldvr, strideVR, info, batch); },
+      c, Routine::kDgeev,
+      {{&a, span_bytes(batch, strideA, lda, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
+       {&i, span_bytes(batch, strideW, n, n, 1, D), true}, {&vl, span_bytes(batch, strideVL, ldvl, n, n, D), true},
+       {&vr, span_bytes(batch, strideVR, ldvr, n, n, D), true}, {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
+      [&] {
+        return cpu::dgeev(c, jobvl, jobvr, n, as<double>(a), lda, strideA, as<double>(r), as<double>(i), strideW,
+                          as<double>(vl), ldvl, strideVL, as<double>(vr), ldvr, strideVR, as<int>(f), batch);
+      },
       [&] { return gpu::dgeev(c, jobvl, jobvr, n, A, lda, strideA, wr, wi, strideW, VL, ldvl, strideVL, VR, ldvr, strideVR, info, batch); });
 }
 
@@ -44,11 +69,14 @@ int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_com
   int st = check::zheev(c != nullptr, jobz, uplo, n, A, lda, strideA, w, strideW, info, batch);
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
-  void* a = static_cast<void*>(A);
+  void *a = static_cast<void*>(A), *ww = w, *f = info;
   return dispatch(
-      c, Routine::kZheev, {a, w, info},
-      [&] { return cpu::zheev(c, jobz, uplo, n, a, lda, strideA, w, strideW, info, batch); },
-      [&] { return gpu::zheev(c, jobz, uplo, n, a, lda, strideA, w, strideW, info, batch); });
+      c, Routine::kZheev,
+      {{&a, span_bytes(batch, strideA, lda, n, n, 2 * sizeof(double)), true},
+       {&ww, span_bytes(batch, strideW, n, n, 1, sizeof(double)), true},
+       {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
+      [&] { return cpu::zheev(c, jobz, uplo, n, a, lda, strideA, as<double>(ww), strideW, as<int>(f), batch); },
+      [&] { return gpu::zheev(c, jobz, uplo, n, static_cast<void*>(A), lda, strideA, w, strideW, info, batch); });
 }
 
 int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_type_t type_out, int m, int n,
@@ -57,9 +85,15 @@ int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_typ
   int st = check::scan_cols(c != nullptr, layout, type_in, type_out, m, n, A, lda, strideA, B, ldb, strideB, batch);
   if (st != 0) return st;
   if (m == 0 || n == 0 || batch == 0) return 0;
+  // Storage shape: `lines` of `len` contiguous elements (columns col-major, rows row-major).
+  const bool rm = layout == SGPU_ROW_MAJOR;
+  const int64_t lines = rm ? m : n, len = rm ? n : m;
+  void *a = const_cast<void*>(A), *b = B;
   return dispatch(
-      c, Routine::kScanCols, {A, B},
-      [&] { return cpu::scan_cols(c, layout, type_in, type_out, m, n, A, lda, strideA, B, ldb, strideB, batch); },
+      c, Routine::kScanCols,
+      {{&a, span_bytes(batch, strideA, lda, len, lines, check::type_size(type_in)), false},
+       {&b, span_bytes(batch, strideB, ldb, len, lines, check::type_size(type_out)), true}},
+      [&] { return cpu::scan_cols(c, layout, type_in, type_out, m, n, a, lda, strideA, b, ldb, strideB, batch); },
       [&] { return gpu::scan_cols(c, layout, type_in, type_out, m, n, A, lda, strideA, B, ldb, strideB, batch); });
 }
 

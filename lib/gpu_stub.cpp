@@ -8,6 +8,7 @@ namespace gpu {
 int device_count() { return 0; }
 bool has_routine(Routine) { return false; }
 MemKind classify(const void*) { return MemKind::kHost; }
+int copy(void*, const void*, size_t) { return SGPU_ERR_NO_BACKEND; }  // never called: nothing is device memory
 int dhseqr(sgpu_context*, char, char, int, int, int, double*, int, int64_t, double*, double*, int64_t, double*, int,
            int64_t, int*, int64_t) {
   return SGPU_ERR_NO_BACKEND;

@@ -39,6 +39,7 @@ int device_count();                 // 0 without CUDA or without a device
 bool has_routine(Routine r);        // a GPU implementation exists for r
 enum class MemKind { kHost, kDevice, kManaged };
 MemKind classify(const void* p);    // kHost for pageable/pinned host memory and without CUDA
+int copy(void* dst, const void* src, size_t bytes);  // any direction (unified addressing); 0 or SGPU_ERR_DEVICE
 int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh,
            int64_t strideH, double* wr, double* wi, int64_t strideW, double* Z, int ldz, int64_t strideZ,
            int* info, int64_t batch);

@@ -1,26 +1,48 @@
-// The CUDA seam on a machine with a GPU: devices are found, each pointer argument is classified
-// on its own (device memory is refused by the CPU backend before anything is read or written,
-// managed memory is host-accessible and works), a forced GPU backend reports the routines it
-// does not implement yet, and auto falls back to the CPU. Skips (77) without a GPU.
+// The CUDA seam on a machine with a GPU: devices are found; each pointer argument is classified on
+// its own, so device, managed, pinned and pageable memory can be mixed in one call, and the CPU
+// backend stages device memory through the host, giving bitwise the results of an all-host call
+// with the gaps between matrices left as they were; a forced GPU backend reports the routines it
+// does not implement yet; AUTO falls back to the CPU. Skips (77) without a GPU.
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdio>
+#include <cstring>
+#include <random>
 #include <vector>
 
 #include "sgpu.h"
 
 static int failures = 0, checks = 0;
-#define EXPECT(c, ...)                 \
-  do {                                 \
-    ++checks;                          \
-    if (!(c)) {                        \
-      ++failures;                      \
+#define EXPECT(c, ...)                   \
+  do {                                   \
+    ++checks;                            \
+    if (!(c)) {                          \
+      ++failures;                        \
       std::printf("FAIL: " __VA_ARGS__); \
-      std::printf("\n");               \
-    }                                  \
+      std::printf("\n");                 \
+    }                                    \
   } while (0)
 #define CUDA_OK(x) EXPECT((x) == cudaSuccess, "%s", #x)
+
+template <class T>
+T* to_device(const std::vector<T>& h) {
+  T* d = nullptr;
+  CUDA_OK(cudaMalloc(&d, sizeof(T) * h.size()));
+  CUDA_OK(cudaMemcpy(d, h.data(), sizeof(T) * h.size(), cudaMemcpyHostToDevice));
+  return d;
+}
+template <class T>
+std::vector<T> to_host(const T* d, size_t count) {
+  std::vector<T> h(count);
+  CUDA_OK(cudaMemcpy(h.data(), d, sizeof(T) * count, cudaMemcpyDeviceToHost));
+  return h;
+}
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(T) * a.size()) == 0;
+}
 
 int main() {
   int ndev = 0;
@@ -29,12 +51,8 @@ int main() {
     return 77;
   }
   EXPECT(sgpu_gpu_count() == ndev, "sgpu_gpu_count %d, CUDA %d", sgpu_gpu_count(), ndev);
-  const int n = 4;
-  std::vector<double> a = {4, 1, 0, 0, 1, 3, 1, 0, 0, 1, 2, 1, 0, 0, 1, 1}, wr(n), wi(n);
-  int info = -1;
-  double* d_a = nullptr;
-  CUDA_OK(cudaMalloc(&d_a, sizeof(double) * n * n));
-  CUDA_OK(cudaMemcpy(d_a, a.data(), sizeof(double) * n * n, cudaMemcpyHostToDevice));
+  std::mt19937_64 g(12345);
+  std::uniform_real_distribution<double> u(-1, 1);
   sgpu_context_t cpu, gpu, autoc;
   sgpu_context_create(&cpu);
   sgpu_context_create(&gpu);
@@ -43,41 +61,114 @@ int main() {
   sgpu_context_set_backend(gpu, SGPU_BACKEND_GPU);
   sgpu_context_set_backend(autoc, SGPU_BACKEND_AUTO);
 
-  // Device memory on the CPU backend: refused, nothing written.
-  int st = sgpu_dgeev_batched(cpu, 'N', 'N', n, d_a, n, n * n, wr.data(), wi.data(), n, nullptr, 1, 0, nullptr, 1, 0,
-                              &info, 1);
-  EXPECT(st == SGPU_ERR_NOT_SUPPORTED && info == -1, "device A on the CPU backend: %d", st);
-  // Only the output in device memory: also refused.
-  double* d_w = nullptr;
-  CUDA_OK(cudaMalloc(&d_w, sizeof(double) * n));
-  st = sgpu_dgeev_batched(cpu, 'N', 'N', n, a.data(), n, n * n, d_w, wi.data(), n, nullptr, 1, 0, nullptr, 1, 0, &info, 1);
-  EXPECT(st == SGPU_ERR_NOT_SUPPORTED && info == -1, "device wr on the CPU backend: %d", st);
+  // dgeev, batch of 7 matrices of 9x9 with gaps, A and VR on the device, wr pinned, wi pageable,
+  // info managed: bitwise the host-only results, gaps (sentinels) preserved.
+  {
+    const int n = 9, lda = 11, nb = 7;
+    const int64_t sA = lda * n + 3, sW = n + 2;
+    std::vector<double> a(nb * sA, -7.0), vr(nb * sA, -7.0), wr(nb * sW, -7.0), wi(nb * sW, -7.0);
+    for (int b = 0; b < nb; ++b)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) a[b * sA + i + j * lda] = u(g);
+    std::vector<double> a_h = a, vr_h = vr, wr_h = wr, wi_h = wi;
+    std::vector<int> info_h(nb, -1);
+    int st_h = sgpu_dgeev_batched(cpu, 'N', 'V', n, a_h.data(), lda, sA, wr_h.data(), wi_h.data(), sW, nullptr, 1, 0,
+                                  vr_h.data(), lda, sA, info_h.data(), nb);
+    double* d_a = to_device(a);
+    double* d_vr = to_device(vr);
+    double* p_wr = nullptr;
+    int* m_info = nullptr;
+    CUDA_OK(cudaMallocHost(&p_wr, sizeof(double) * wr.size()));
+    CUDA_OK(cudaMallocManaged(&m_info, sizeof(int) * nb));
+    std::memcpy(p_wr, wr.data(), sizeof(double) * wr.size());
+    for (int b = 0; b < nb; ++b) m_info[b] = -1;
+    std::vector<double> wi_d = wi;
+    int st_d = sgpu_dgeev_batched(cpu, 'N', 'V', n, d_a, lda, sA, p_wr, wi_d.data(), sW, nullptr, 1, 0, d_vr, lda, sA,
+                                  m_info, nb);
+    std::vector<double> wr_d(p_wr, p_wr + wr.size());
+    EXPECT(st_h == 0 && st_d == 0, "dgeev statuses %d (host) %d (mixed)", st_h, st_d);
+    EXPECT(same_bits(wr_d, wr_h) && same_bits(wi_d, wi_h), "dgeev eigenvalues differ between host and mixed memory");
+    EXPECT(same_bits(to_host(d_vr, vr.size()), vr_h), "dgeev VR (device) differs from the host call, gaps included");
+    EXPECT(same_bits(to_host(d_a, a.size()), a_h), "dgeev A (device, overwritten) differs from the host call");
+    bool info_ok = true;
+    for (int b = 0; b < nb; ++b) info_ok = info_ok && m_info[b] == info_h[b];
+    EXPECT(info_ok, "dgeev info (managed) differs");
+    // AUTO with device data: no GPU dgeev yet, so the CPU backend with staging, same bits.
+    CUDA_OK(cudaMemcpy(d_a, a.data(), sizeof(double) * a.size(), cudaMemcpyHostToDevice));
+    int st_a = sgpu_dgeev_batched(autoc, 'N', 'V', n, d_a, lda, sA, p_wr, wi_d.data(), sW, nullptr, 1, 0, d_vr, lda, sA,
+                                  m_info, nb);
+    EXPECT(st_a == 0 && same_bits(to_host(d_vr, vr.size()), vr_h), "AUTO dgeev on device data: %d", st_a);
+    // Forced GPU: no GPU implementation of dgeev in this build yet.
+    int st_g = sgpu_dgeev_batched(gpu, 'N', 'V', n, d_a, lda, sA, p_wr, wi_d.data(), sW, nullptr, 1, 0, d_vr, lda, sA,
+                                  m_info, nb);
+    EXPECT(st_g == SGPU_ERR_NOT_SUPPORTED, "forced GPU dgeev: %d", st_g);
+    cudaFree(d_a);
+    cudaFree(d_vr);
+    cudaFreeHost(p_wr);
+    cudaFree(m_info);
+  }
 
-  // Managed and pinned memory are host-accessible: the CPU backend computes in place.
-  double *m_a = nullptr, *p_w = nullptr;
-  CUDA_OK(cudaMallocManaged(&m_a, sizeof(double) * n * n));
-  CUDA_OK(cudaMallocHost(&p_w, sizeof(double) * 2 * n));
-  for (int k = 0; k < n * n; ++k) m_a[k] = a[k];
-  st = sgpu_dgeev_batched(cpu, 'N', 'N', n, m_a, n, n * n, p_w, p_w + n, n, nullptr, 1, 0, nullptr, 1, 0, &info, 1);
-  double trace = 0;
-  for (int i = 0; i < n; ++i) trace += p_w[i];
-  EXPECT(st == 0 && info == 0 && std::fabs(trace - 10.0) < 1e-12, "managed/pinned on the CPU backend: %d, trace %g", st,
-         trace);
+  // zheev with A and w on the device.
+  {
+    const int n = 6, nb = 3;
+    std::vector<std::complex<double>> a(nb * n * n);
+    for (int b = 0; b < nb; ++b)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i <= j; ++i) {
+          std::complex<double> x(u(g), i == j ? 0.0 : u(g));
+          a[b * n * n + i + j * n] = x;
+          a[b * n * n + j + i * n] = std::conj(x);
+        }
+    std::vector<std::complex<double>> a_h = a;
+    std::vector<double> w_h(nb * n);
+    std::vector<int> info(nb, -1);
+    int st_h = sgpu_zheev_batched(cpu, 'V', 'L', n, a_h.data(), n, n * n, w_h.data(), n, info.data(), nb);
+    auto* d_a = to_device(a);
+    double* d_w = nullptr;
+    CUDA_OK(cudaMalloc(&d_w, sizeof(double) * nb * n));
+    int st_d = sgpu_zheev_batched(cpu, 'V', 'L', n, d_a, n, n * n, d_w, n, info.data(), nb);
+    EXPECT(st_h == 0 && st_d == 0 && same_bits(to_host(d_w, nb * n), w_h) && same_bits(to_host(d_a, a.size()), a_h),
+           "zheev on device memory differs from the host call (%d, %d)", st_h, st_d);
+    cudaFree(d_a);
+    cudaFree(d_w);
+  }
 
-  // Forced GPU: no GPU implementation of these routines in this build yet.
-  st = sgpu_dgeev_batched(gpu, 'N', 'N', n, a.data(), n, n * n, wr.data(), wi.data(), n, nullptr, 1, 0, nullptr, 1, 0,
-                          &info, 1);
-  EXPECT(st == SGPU_ERR_NOT_SUPPORTED, "forced GPU dgeev: %d", st);
-  // Auto: falls back to the CPU for host data.
-  info = -1;
-  st = sgpu_dgeev_batched(autoc, 'N', 'N', n, a.data(), n, n * n, wr.data(), wi.data(), n, nullptr, 1, 0, nullptr, 1, 0,
-                          &info, 1);
-  EXPECT(st == 0 && info == 0, "auto dgeev on host data: %d", st);
+  // scan_cols in place on the device (A == B share one staging buffer).
+  {
+    const int m = 50, n = 7, ld = 53;
+    std::vector<float> x(ld * n, -1.0f);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) x[i + j * ld] = (float)u(g);
+    std::vector<float> x_h = x;
+    int st_h = sgpu_scan_cols(cpu, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, m, n, x_h.data(), ld, 0, x_h.data(), ld, 0, 1);
+    float* d_x = to_device(x);
+    int st_d = sgpu_scan_cols(cpu, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, m, n, d_x, ld, 0, d_x, ld, 0, 1);
+    EXPECT(st_h == 0 && st_d == 0 && same_bits(to_host(d_x, x.size()), x_h), "in-place device scan differs");
+    cudaFree(d_x);
+  }
 
-  cudaFree(d_a);
-  cudaFree(d_w);
-  cudaFree(m_a);
-  cudaFreeHost(p_w);
+  // dhseqr with H on the device and Z managed.
+  {
+    const int n = 8;
+    std::vector<double> h(n * n, 0.0);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i <= std::min(j + 1, n - 1); ++i) h[i + j * n] = u(g);
+    std::vector<double> h_h = h, z_h(n * n), wr_h(n), wi_h(n), wr(n), wi(n);
+    int info = -1;
+    int st_h = sgpu_dhseqr_batched(cpu, 'S', 'I', n, 1, n, h_h.data(), n, 0, wr_h.data(), wi_h.data(), 0, z_h.data(), n,
+                                   0, &info, 1);
+    double* d_h = to_device(h);
+    double* m_z = nullptr;
+    CUDA_OK(cudaMallocManaged(&m_z, sizeof(double) * n * n));
+    int st_d = sgpu_dhseqr_batched(cpu, 'S', 'I', n, 1, n, d_h, n, 0, wr.data(), wi.data(), 0, m_z, n, 0, &info, 1);
+    std::vector<double> z_d(m_z, m_z + n * n);
+    EXPECT(st_h == 0 && st_d == 0 && same_bits(to_host(d_h, h.size()), h_h) && same_bits(z_d, z_h) &&
+               same_bits(wr, wr_h),
+           "dhseqr on device/managed memory differs (%d, %d)", st_h, st_d);
+    cudaFree(d_h);
+    cudaFree(m_z);
+  }
+
   sgpu_context_destroy(cpu);
   sgpu_context_destroy(gpu);
   sgpu_context_destroy(autoc);
