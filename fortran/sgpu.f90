@@ -32,6 +32,20 @@ module sgpu
       type(c_ptr), value :: ctx
       integer(c_int), value :: backend
     end function
+    integer(c_int) function sgpu_context_get_backend(ctx, backend) bind(C, name="sgpu_context_get_backend")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), intent(out) :: backend
+    end function
+    integer(c_int) function sgpu_context_set_device(ctx, device) bind(C, name="sgpu_context_set_device")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), value :: device
+    end function
+    integer(c_int) function sgpu_context_set_stream(ctx, stream) bind(C, name="sgpu_context_set_stream")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx, stream
+    end function
     integer(c_int) function sgpu_context_set_num_threads(ctx, nthreads) &
         bind(C, name="sgpu_context_set_num_threads")
       import :: c_int, c_ptr

@@ -7,9 +7,15 @@ program consumer
   integer, parameter :: n = 3, nb = 2
   real(c_double) :: a(n, n, nb), wr(n, nb), wi(n, nb), dummy(1), w(2, nb)
   complex(c_double_complex) :: h(2, 2, nb)
-  integer(c_int) :: info(nb), st
+  integer(c_int) :: info(nb), st, backend
+  type(c_ptr) :: ctx
   integer :: b, bad
   bad = 0
+  ! A context of our own, forced onto the CPU backend, with two threads.
+  if (sgpu_context_create(ctx) /= 0) stop 1
+  if (sgpu_context_set_backend(ctx, SGPU_BACKEND_CPU) /= 0) bad = bad + 1
+  if (sgpu_context_set_num_threads(ctx, 2) /= 0) bad = bad + 1
+  if (sgpu_context_get_backend(ctx, backend) /= 0 .or. backend /= SGPU_BACKEND_CPU) bad = bad + 1
   ! Upper triangular matrices: the eigenvalues are the diagonal (dgeev returns them in order).
   do b = 1, nb
     a(:, :, b) = reshape([1d0*b, 0d0, 0d0, 5d0, 2d0*b, 0d0, 7d0, 8d0, 3d0*b], [n, n])
@@ -27,7 +33,7 @@ program consumer
   do b = 1, nb
     h(:, :, b) = reshape([(2d0, 0d0), (0d0, -1d0), (0d0, 1d0), (2d0, 0d0)], [2, 2])
   end do
-  st = sgpu_zheev_batched(c_null_ptr, 'V', 'U', 2, h, 2, 4_c_int64_t, w, 2_c_int64_t, info, int(nb, c_int64_t))
+  st = sgpu_zheev_batched(ctx, 'V', 'U', 2, h, 2, 4_c_int64_t, w, 2_c_int64_t, info, int(nb, c_int64_t))
   if (st /= 0) then
     print *, 'zheev: ', sgpu_strerror(st)
     stop 1
@@ -35,6 +41,7 @@ program consumer
   do b = 1, nb
     if (abs(w(1, b) - 1d0) > 1d-12 .or. abs(w(2, b) - 3d0) > 1d-12) bad = bad + 1
   end do
+  if (sgpu_context_destroy(ctx) /= 0) bad = bad + 1
   print '(a, a, a, i0, a)', 'sgpu ', sgpu_version(), ' Fortran consumer: ', bad, ' mismatches'
   if (bad /= 0) stop 1
 end program consumer
