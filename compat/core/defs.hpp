@@ -18,6 +18,15 @@
 #define SGPU_HD inline
 #endif
 
+// Iteration limits (LAPACK's). Overridable only so that tests/test_nonconvergence.cpp can compile
+// the core with tiny limits and exercise the failure paths; the library always uses these.
+#ifndef SGPU_CORE_LAHQR_ITMAX
+#define SGPU_CORE_LAHQR_ITMAX(nh) (30 * ((nh) > 10 ? (nh) : 10))  // dlahqr: per deflation
+#endif
+#ifndef SGPU_CORE_STEQR_MAXIT
+#define SGPU_CORE_STEQR_MAXIT 30  // dsteqr/dsterf: maxit * n sweeps in all
+#endif
+
 namespace sgpu {
 namespace core {
 

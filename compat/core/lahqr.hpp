@@ -44,7 +44,7 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
     i1 = 1;
     i2 = n;
   }
-  const int itmax = 30 * (nh > 10 ? nh : 10);
+  const int itmax = SGPU_CORE_LAHQR_ITMAX(nh);
   int kdefl = 0;
 
   // i indexes the last row of the unreduced block; it decreases as eigenvalues deflate.

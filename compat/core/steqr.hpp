@@ -152,7 +152,7 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
   const double eps = Mach::eps, eps2 = eps * eps;
   const double safmin = Mach::safmin;
   if (n <= 1) return 0;
-  const int nmaxit = n * 30;
+  const int nmaxit = n * SGPU_CORE_STEQR_MAXIT;
   int jtot = 0;
   int l1 = 1;
   const int nm1 = n - 1;
@@ -355,7 +355,7 @@ template <class Team>
 SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
   const double eps = Mach::eps, eps2 = eps * eps;
   if (n <= 1) return 0;
-  const int nmaxit = n * 30;
+  const int nmaxit = n * SGPU_CORE_STEQR_MAXIT;
   int jtot = 0, l1 = 1;
   while (l1 <= n) {
     if (l1 > 1) e[l1 - 1] = 0.0;
