@@ -14,9 +14,17 @@ mkdir -p "$out"
 SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 (cd build && ctest --output-on-failure -j8) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
 grep -E "tests passed|Skipped|Failed|SKIP:" "$out/ctest.log" | sort | uniq | head -30
+grep -E "test_.*_gpu .*(Passed|Failed|Skipped)" "$out/ctest.log" | sed 's/^ *[0-9]*\/[0-9]* //'
 if command -v compute-sanitizer >/dev/null; then
-  compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/test_gpu_seam > "$out/sanitizer.log" 2>&1
-  echo "compute-sanitizer memcheck on test_gpu_seam rc=$?"
+  : > "$out/sanitizer.log"
+  for t in test_gpu_seam "test_dgeev --backend gpu --quick" "test_dhseqr --backend gpu --quick" \
+           "test_zheev --backend gpu --quick" "test_hostile --backend gpu --quick"; do
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 build/tests/$t >> "$out/sanitizer.log" 2>&1
+      echo "compute-sanitizer $tool on $t: rc=$?"
+    done
+  done
 fi
+SGPU_BACKEND=gpu build/bench/sgpu_demo 2>&1 | tee "$out/demo_gpu.txt"
 build/bench/sgpu_bench 2>&1 | tee "$out/bench.txt" | tail -16
 build/bench/sgpu_demo 2>&1 | tee "$out/demo.txt"

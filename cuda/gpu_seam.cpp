@@ -1,9 +1,10 @@
-// The CUDA seam: device discovery, pointer classification and the GPU entry points the host
-// core dispatches to. The GPU issues replace the NOT_SUPPORTED bodies with their drivers and
-// flip has_routine(); nothing above this file changes.
+// The CUDA seam: device discovery, pointer classification, copies and staging of host memory for
+// the GPU drivers. Which routines have a GPU implementation is declared in cuda/eig_warp.cu (and
+// the later GPU backends); nothing above this layer changes when they are added.
 #include <cuda_runtime.h>
 
 #include <mutex>
+#include <vector>
 
 #include "../lib/internal.hpp"
 
@@ -21,8 +22,6 @@ int device_count() {
   });
   return count;
 }
-
-bool has_routine(Routine) { return false; }
 
 MemKind classify(const void* p) {
   if (!p || device_count() == 0) return MemKind::kHost;
@@ -45,17 +44,49 @@ int copy(void* dst, const void* src, size_t bytes) {
   return 0;
 }
 
-int dhseqr(sgpu_context*, char, char, int, int, int, double*, int, int64_t, double*, double*, int64_t, double*, int,
-           int64_t, int*, int64_t) {
-  return SGPU_ERR_NOT_SUPPORTED;
+int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, const std::function<int()>& call) {
+  int prev = 0;
+  if (cudaGetDevice(&prev) != cudaSuccess || cudaSetDevice(ctx->device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
+  struct Stage {
+    const Operand* op;
+    void* original;
+    void* dev;
+  };
+  std::vector<Stage> staged;
+  int st = 0;
+  for (size_t k = 0; k < count && st == 0; ++k) {
+    const Operand& op = ops[k];
+    if (!*op.ptr || op.bytes == 0 || classify(*op.ptr) != MemKind::kHost) continue;
+    void* d = nullptr;
+    if (cudaMalloc(&d, op.bytes) != cudaSuccess) {
+      st = SGPU_ERR_DEVICE_ALLOC;
+      break;
+    }
+    staged.push_back({&op, *op.ptr, d});
+    // Outputs too: the gaps between matrices must come back as they were.
+    if (cudaMemcpyAsync(d, *op.ptr, op.bytes, cudaMemcpyHostToDevice, s) != cudaSuccess) st = SGPU_ERR_DEVICE;
+  }
+  if (st == 0) {
+    for (const Stage& x : staged) *x.op->ptr = x.dev;
+    st = call();
+    for (const Stage& x : staged) *x.op->ptr = x.original;
+    if (st >= 0) {
+      for (const Stage& x : staged)
+        if (x.op->out && cudaMemcpyAsync(x.original, x.dev, x.op->bytes, cudaMemcpyDeviceToHost, s) != cudaSuccess)
+          st = SGPU_ERR_DEVICE;
+      if (cudaStreamSynchronize(s) != cudaSuccess) st = SGPU_ERR_DEVICE;
+    }
+  }
+  for (const Stage& x : staged) cudaFree(x.dev);
+  (void)cudaGetLastError();
+  cudaSetDevice(prev);
+  return st;
 }
-int dgeev(sgpu_context*, char, char, int, double*, int, int64_t, double*, double*, int64_t, double*, int, int64_t,
-          double*, int, int64_t, int*, int64_t) {
-  return SGPU_ERR_NOT_SUPPORTED;
-}
-int zheev(sgpu_context*, char, char, int, void*, int, int64_t, double*, int64_t, int*, int64_t) {
-  return SGPU_ERR_NOT_SUPPORTED;
-}
+
 int scan_cols(sgpu_context*, int, sgpu_type_t, sgpu_type_t, int, int, const void*, int, int64_t, void*, int, int64_t,
               int64_t) {
   return SGPU_ERR_NOT_SUPPORTED;

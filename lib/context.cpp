@@ -51,7 +51,8 @@ sgpu_context* resolve_context(sgpu_context_t ctx) {
 
 sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r) {
   sgpu_backend_t b = ctx->backend;
-  if (b == SGPU_BACKEND_AUTO) b = (gpu::device_count() > 0 && gpu::has_routine(r)) ? SGPU_BACKEND_GPU : SGPU_BACKEND_CPU;
+  if (b == SGPU_BACKEND_AUTO)
+    b = (gpu::device_count() > 0 && gpu::has_routine(r) && gpu::auto_ready(r)) ? SGPU_BACKEND_GPU : SGPU_BACKEND_CPU;
   if (verbose())
     std::fprintf(stderr, "sgpu: %s on the %s backend%s\n", routine_name(r), b == SGPU_BACKEND_GPU ? "gpu" : "cpu",
                  ctx->backend == SGPU_BACKEND_AUTO ? " (auto)" : " (forced)");

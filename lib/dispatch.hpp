@@ -10,14 +10,6 @@
 
 namespace sgpu {
 
-// A data argument of a call: where the entry point's pointer variable is (so that staging can
-// point it elsewhere), how many bytes the call may touch from it, and whether it is written.
-struct Operand {
-  void** ptr;
-  size_t bytes;
-  bool out;
-};
-
 // Bytes spanned by `count` items of `rows` x `cols` elements (leading dimension ld, items `stride`
 // apart) of `elem` bytes each; 0 when there is nothing.
 inline size_t span_bytes(int64_t count, int64_t stride, int64_t ld, int64_t rows, int64_t cols, size_t elem) {
@@ -71,14 +63,15 @@ int with_host_staging(std::initializer_list<Operand> ops, Call call) {
 }  // namespace detail
 
 // Calls cpu_call() or gpu_call() for routine r on ctx. The CPU backend computes on host-accessible
-// memory; device-memory operands are staged through host buffers for it.
+// memory, so device-memory operands are staged through host buffers for it; the GPU backend on
+// device-accessible memory, so host-memory operands are staged through device buffers for it.
 template <class CpuCall, class GpuCall>
 int dispatch(sgpu_context* ctx, Routine r, std::initializer_list<Operand> ops, CpuCall cpu_call, GpuCall gpu_call) {
   const sgpu_backend_t b = choose_backend(ctx, r);
   if (b == SGPU_BACKEND_GPU) {
     if (gpu::device_count() == 0) return SGPU_ERR_NO_BACKEND;
     if (!gpu::has_routine(r)) return SGPU_ERR_NOT_SUPPORTED;
-    return gpu_call();
+    return gpu::with_device_operands(ctx, ops.begin(), ops.size(), [&] { return gpu_call(); });
   }
   return detail::with_host_staging(ops, cpu_call);
 }

@@ -37,7 +37,10 @@ int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo
         return cpu::dhseqr(c, job, compz, n, ilo, ihi, as<double>(h), ldh, strideH, as<double>(r), as<double>(i),
                            strideW, as<double>(z), ldz, strideZ, as<int>(f), batch);
       },
-      [&] { return gpu::dhseqr(c, job, compz, n, ilo, ihi, H, ldh, strideH, wr, wi, strideW, Z, ldz, strideZ, info, batch); });
+      [&] {
+        return gpu::dhseqr(c, job, compz, n, ilo, ihi, as<double>(h), ldh, strideH, as<double>(r), as<double>(i),
+                           strideW, as<double>(z), ldz, strideZ, as<int>(f), batch);
+      });
 }
 
 int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double* A, int lda, int64_t strideA,
@@ -60,7 +63,10 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
         return cpu::dgeev(c, jobvl, jobvr, n, as<double>(a), lda, strideA, as<double>(r), as<double>(i), strideW,
                           as<double>(vl), ldvl, strideVL, as<double>(vr), ldvr, strideVR, as<int>(f), batch);
       },
-      [&] { return gpu::dgeev(c, jobvl, jobvr, n, A, lda, strideA, wr, wi, strideW, VL, ldvl, strideVL, VR, ldvr, strideVR, info, batch); });
+      [&] {
+        return gpu::dgeev(c, jobvl, jobvr, n, as<double>(a), lda, strideA, as<double>(r), as<double>(i), strideW,
+                          as<double>(vl), ldvl, strideVL, as<double>(vr), ldvr, strideVR, as<int>(f), batch);
+      });
 }
 
 int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_complex_double* A, int lda,
@@ -76,7 +82,7 @@ int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_com
        {&ww, span_bytes(batch, strideW, n, n, 1, sizeof(double)), true},
        {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
       [&] { return cpu::zheev(c, jobz, uplo, n, a, lda, strideA, as<double>(ww), strideW, as<int>(f), batch); },
-      [&] { return gpu::zheev(c, jobz, uplo, n, static_cast<void*>(A), lda, strideA, w, strideW, info, batch); });
+      [&] { return gpu::zheev(c, jobz, uplo, n, a, lda, strideA, as<double>(ww), strideW, as<int>(f), batch); });
 }
 
 int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_type_t type_out, int m, int n,
@@ -94,7 +100,7 @@ int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_typ
       {{&a, span_bytes(batch, strideA, lda, len, lines, check::type_size(type_in)), false},
        {&b, span_bytes(batch, strideB, ldb, len, lines, check::type_size(type_out)), true}},
       [&] { return cpu::scan_cols(c, layout, type_in, type_out, m, n, a, lda, strideA, b, ldb, strideB, batch); },
-      [&] { return gpu::scan_cols(c, layout, type_in, type_out, m, n, A, lda, strideA, B, ldb, strideB, batch); });
+      [&] { return gpu::scan_cols(c, layout, type_in, type_out, m, n, a, lda, strideA, b, ldb, strideB, batch); });
 }
 
 }  // extern "C"

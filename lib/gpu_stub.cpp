@@ -7,8 +7,12 @@ namespace gpu {
 
 int device_count() { return 0; }
 bool has_routine(Routine) { return false; }
+bool auto_ready(Routine) { return false; }
 MemKind classify(const void*) { return MemKind::kHost; }
 int copy(void*, const void*, size_t) { return SGPU_ERR_NO_BACKEND; }  // never called: nothing is device memory
+int with_device_operands(sgpu_context*, const Operand*, size_t, const std::function<int()>&) {
+  return SGPU_ERR_NO_BACKEND;
+}
 int dhseqr(sgpu_context*, char, char, int, int, int, double*, int, int64_t, double*, double*, int64_t, double*, int,
            int64_t, int*, int64_t) {
   return SGPU_ERR_NO_BACKEND;

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -23,6 +25,14 @@ struct sgpu_context {
 
 namespace sgpu {
 
+// A data argument of a call: where the entry point's pointer variable is (so that staging can
+// point it elsewhere), how many bytes the call may touch from it, and whether it is written.
+struct Operand {
+  void** ptr;
+  size_t bytes;
+  bool out;
+};
+
 enum class Routine { kDhseqr, kDgeev, kZheev, kScanCols };
 const char* routine_name(Routine r);
 
@@ -36,10 +46,14 @@ sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r);
 // Backend availability, answered by the CUDA seam (cuda/) or its stub.
 namespace gpu {
 int device_count();                 // 0 without CUDA or without a device
-bool has_routine(Routine r);        // a GPU implementation exists for r
+bool has_routine(Routine r);        // a GPU implementation exists for r (a forced GPU backend runs it)
+bool auto_ready(Routine r);         // AUTO may choose it: measured faster than the CPU backend
 enum class MemKind { kHost, kDevice, kManaged };
 MemKind classify(const void* p);    // kHost for pageable/pinned host memory and without CUDA
 int copy(void* dst, const void* src, size_t bytes);  // any direction (unified addressing); 0 or SGPU_ERR_DEVICE
+// Runs call() on ctx's device with every host-memory operand replaced by a device copy of its
+// whole span (outputs copied back after a call that ran); device and managed memory used in place.
+int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, const std::function<int()>& call);
 int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh,
            int64_t strideH, double* wr, double* wi, int64_t strideW, double* Z, int ldz, int64_t strideZ,
            int* info, int64_t batch);

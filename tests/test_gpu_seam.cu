@@ -1,8 +1,9 @@
 // The CUDA seam on a machine with a GPU: devices are found; each pointer argument is classified on
 // its own, so device, managed, pinned and pageable memory can be mixed in one call, and the CPU
 // backend stages device memory through the host, giving bitwise the results of an all-host call
-// with the gaps between matrices left as they were; a forced GPU backend reports the routines it
-// does not implement yet; AUTO falls back to the CPU. Skips (77) without a GPU.
+// with the gaps between matrices left as they were; a forced GPU backend runs the eigensolvers on
+// device data (and reports the scan, not implemented yet); AUTO keeps the CPU backend for the
+// untuned GPU path. Skips (77) without a GPU.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -98,10 +99,26 @@ int main() {
     int st_a = sgpu_dgeev_batched(autoc, 'N', 'V', n, d_a, lda, sA, p_wr, wi_d.data(), sW, nullptr, 1, 0, d_vr, lda, sA,
                                   m_info, nb);
     EXPECT(st_a == 0 && same_bits(to_host(d_vr, vr.size()), vr_h), "AUTO dgeev on device data: %d", st_a);
-    // Forced GPU: no GPU implementation of dgeev in this build yet.
+    // Forced GPU: the generic warp path runs on device data in place (its accuracy is the
+    // conformance suite's business); every info written, the gaps of VR untouched.
+    CUDA_OK(cudaMemcpy(d_a, a.data(), sizeof(double) * a.size(), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_vr, vr.data(), sizeof(double) * vr.size(), cudaMemcpyHostToDevice));
+    for (int b = 0; b < nb; ++b) m_info[b] = -1;
     int st_g = sgpu_dgeev_batched(gpu, 'N', 'V', n, d_a, lda, sA, p_wr, wi_d.data(), sW, nullptr, 1, 0, d_vr, lda, sA,
                                   m_info, nb);
-    EXPECT(st_g == SGPU_ERR_NOT_SUPPORTED, "forced GPU dgeev: %d", st_g);
+    auto vr_g = to_host(d_vr, vr.size());
+    bool gaps = true;
+    for (size_t k = 0; k < vr.size(); ++k) {
+      int64_t off = (int64_t)(k % sA);
+      if (off >= (int64_t)lda * n || off % lda >= n) gaps = gaps && vr_g[k] == -7.0;
+    }
+    bool infos = true;
+    for (int b = 0; b < nb; ++b) infos = infos && m_info[b] == 0;
+    EXPECT(st_g == 0 && infos && gaps, "forced GPU dgeev on device data: %d (infos %d, gaps %d)", st_g, infos, gaps);
+    // Forced GPU scan: no GPU implementation yet.
+    float one = 1.0f, out = 0.0f;
+    int st_s = sgpu_scan_cols(gpu, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, 1, 1, &one, 1, 1, &out, 1, 1, 1);
+    EXPECT(st_s == SGPU_ERR_NOT_SUPPORTED && out == 0.0f, "forced GPU scan: %d", st_s);
     cudaFree(d_a);
     cudaFree(d_vr);
     cudaFreeHost(p_wr);

@@ -1,0 +1,147 @@
+// Generic GPU path of the eigensolvers: one warp per matrix running the shared numerical core
+// (compat/core/) with a 32-lane team, directly on the MW arrangement the caller gave. It proves
+// the core on the device and gives a forced GPU backend correct results; it is not tuned (no
+// shared-memory tiles, no EW/RW rearrangement, no streams), so AUTO does not choose it: the GPU
+// issues replace it routine by routine with measured kernels.
+#include <cuda_runtime.h>
+
+#include <cctype>
+#include <climits>
+#include <vector>
+
+#include "../compat/core/geev.hpp"
+#include "../compat/core/heev.hpp"
+#include "../compat/core/hseqr.hpp"
+#include "../lib/internal.hpp"
+#include "team.cuh"
+
+namespace sgpu {
+namespace gpu {
+
+bool has_routine(Routine r) { return r == Routine::kDhseqr || r == Routine::kDgeev || r == Routine::kZheev; }
+bool auto_ready(Routine) { return false; }
+
+namespace {
+
+using core::Mat1;
+using core::Vec1;
+using Team = cuda::WarpTeam<32>;
+constexpr int kWarpsPerBlock = 4;
+
+struct WarpIndex {
+  int64_t warp, warps;
+  __device__ WarpIndex()
+      : warp((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5), warps((gridDim.x * (int64_t)blockDim.x) >> 5) {}
+};
+
+__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+    k_dhseqr(bool wantt, int compz, int n, int ilo, int ihi, double* H, int ldh, int64_t sH, double* wr, double* wi,
+             int64_t sW, double* Z, int ldz, int64_t sZ, int* info, int64_t batch) {
+  const Team t = Team::make();
+  const WarpIndex w;
+  for (int64_t b = w.warp; b < batch; b += w.warps) {
+    int r = core::hseqr(t, wantt, compz, n, ilo, ihi, Mat1<double>{H + b * sH, 1, ldh},
+                        Vec1<double>{wr + b * sW, 1}, Vec1<double>{wi + b * sW, 1},
+                        Mat1<double>{compz ? Z + b * sZ : nullptr, 1, ldz});
+    if (t.leader()) info[b] = r;
+  }
+}
+
+__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+    k_dgeev(bool wantvl, bool wantvr, int n, double* A, int lda, int64_t sA, double* wr, double* wi, int64_t sW,
+            double* VL, int ldvl, int64_t sVL, double* VR, int ldvr, int64_t sVR, int* info, int64_t batch,
+            double* ws, int64_t ws_per) {
+  const Team t = Team::make();
+  const WarpIndex w;
+  double* work = ws + w.warp * ws_per;
+  for (int64_t b = w.warp; b < batch; b += w.warps) {
+    int r = core::geev(t, wantvl, wantvr, n, Mat1<double>{A + b * sA, 1, lda}, Vec1<double>{wr + b * sW, 1},
+                       Vec1<double>{wi + b * sW, 1}, Mat1<double>{wantvl ? VL + b * sVL : nullptr, 1, ldvl},
+                       Mat1<double>{wantvr ? VR + b * sVR : nullptr, 1, ldvr}, work);
+    if (t.leader()) info[b] = r;
+  }
+}
+
+__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+    k_zheev(bool wantz, bool lower, int n, core::zc* A, int lda, int64_t sA, double* w, int64_t sW, int* info,
+            int64_t batch, double* ws, int64_t ws_per) {
+  const Team t = Team::make();
+  const WarpIndex wi;
+  double* work = ws + wi.warp * ws_per;
+  for (int64_t b = wi.warp; b < batch; b += wi.warps) {
+    int r = core::heev(t, wantz, lower, n, Mat1<core::zc>{A + b * sA, 1, lda}, Vec1<double>{w + b * sW, 1}, work);
+    if (t.leader()) info[b] = r;
+  }
+}
+
+bool is(char c, char want) { return std::toupper((unsigned char)c) == want; }
+
+// Device buffer freed on scope exit.
+struct DeviceBuffer {
+  void* p = nullptr;
+  ~DeviceBuffer() {
+    if (p) cudaFree(p);
+  }
+};
+
+// Launches launch(grid, block, stream, workspace, ws_per) for `batch` matrices, one warp each,
+// with ws_per doubles of device workspace per warp; then counts info != 0. 0..batch or SGPU_ERR_*.
+template <class Launch>
+int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch launch) {
+  cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
+  int sms = 0, dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    return SGPU_ERR_DEVICE;
+  // Enough warps to fill the GPU several times over; each warp loops over its matrices.
+  const int64_t blocks_needed = (batch + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int grid = (int)(blocks_needed < (int64_t)sms * 16 ? blocks_needed : (int64_t)sms * 16);
+  DeviceBuffer ws;
+  if (ws_per > 0 && cudaMalloc(&ws.p, sizeof(double) * (size_t)ws_per * grid * kWarpsPerBlock) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE_ALLOC;
+  }
+  launch(grid, 32 * kWarpsPerBlock, s, static_cast<double*>(ws.p), ws_per);
+  if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+  std::vector<int> h(batch);
+  if (cudaMemcpyAsync(h.data(), info, sizeof(int) * batch, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
+      cudaStreamSynchronize(s) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  int64_t failed = 0;
+  for (int x : h) failed += x != 0;
+  return failed > INT_MAX ? INT_MAX : (int)failed;
+}
+
+}  // namespace
+
+int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh, int64_t strideH,
+           double* wr, double* wi, int64_t strideW, double* Z, int ldz, int64_t strideZ, int* info, int64_t batch) {
+  const int cz = is(compz, 'I') ? core::kCompzI : is(compz, 'V') ? core::kCompzV : core::kCompzN;
+  return run(ctx, batch, 0, info, [&](int grid, int block, cudaStream_t s, double*, int64_t) {
+    k_dhseqr<<<grid, block, 0, s>>>(is(job, 'S'), cz, n, ilo, ihi, H, ldh, strideH, wr, wi, strideW, Z, ldz, strideZ,
+                                    info, batch);
+  });
+}
+
+int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, int64_t strideA, double* wr,
+          double* wi, int64_t strideW, double* VL, int ldvl, int64_t strideVL, double* VR, int ldvr,
+          int64_t strideVR, int* info, int64_t batch) {
+  return run(ctx, batch, core::geev_work(n), info, [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
+    k_dgeev<<<grid, block, 0, s>>>(is(jobvl, 'V'), is(jobvr, 'V'), n, A, lda, strideA, wr, wi, strideW, VL, ldvl,
+                                   strideVL, VR, ldvr, strideVR, info, batch, ws, per);
+  });
+}
+
+int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
+          int64_t strideW, int* info, int64_t batch) {
+  const bool wantz = is(jobz, 'V');
+  return run(ctx, batch, core::heev_work(n, wantz), info,
+             [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
+               k_zheev<<<grid, block, 0, s>>>(wantz, is(uplo, 'L'), n, static_cast<core::zc*>(A), lda, strideA, w,
+                                              strideW, info, batch, ws, per);
+             });
+}
+
+}  // namespace gpu
+}  // namespace sgpu
