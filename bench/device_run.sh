@@ -12,7 +12,9 @@ mkdir -p "$out"
   cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || true
 } | tee "$out/machine.txt"
 SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-(cd build && ctest --output-on-failure -j8) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
+(cd build && ctest -V -j8) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
+# Each test's seed and worst ratios (ctest -V prefixes a test's lines with its number).
+grep -E "^ *[0-9]+: (test_[a-z_]+: backend|worst ratios|test_[a-z_]+: [0-9]+ checks)" "$out/ctest.log" | sort -n -s -k1,1
 grep -E "tests passed|Skipped|Failed|SKIP:" "$out/ctest.log" | sort | uniq | head -30
 grep -E "test_.*_gpu .*(Passed|Failed|Skipped)" "$out/ctest.log" | sed 's/^ *[0-9]*\/[0-9]* //'
 if command -v compute-sanitizer >/dev/null; then
