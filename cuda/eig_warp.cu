@@ -27,6 +27,7 @@ using core::Mat1;
 using core::Vec1;
 using Team = cuda::WarpTeam<32>;
 constexpr int kWarpsPerBlock = 4;
+constexpr int64_t kMaxWorkspaceBytes = int64_t(1) << 30;  // device workspace of one call, at most
 
 struct WarpIndex {
   int64_t warp, warps;
@@ -92,9 +93,15 @@ int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch laun
   int sms = 0, dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
-  // Enough warps to fill the GPU several times over; each warp loops over its matrices.
+  // Enough warps to fill the GPU several times over; each warp loops over its matrices. The
+  // workspace (one slot per warp) is capped, so large n gets fewer warps rather than gigabytes
+  // (zheev n = 512 with vectors needs 4.2 MB a warp).
   const int64_t blocks_needed = (batch + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  const int grid = (int)(blocks_needed < (int64_t)sms * 16 ? blocks_needed : (int64_t)sms * 16);
+  int64_t blocks = blocks_needed < (int64_t)sms * 16 ? blocks_needed : (int64_t)sms * 16;
+  const int64_t block_ws_bytes = (int64_t)sizeof(double) * ws_per * kWarpsPerBlock;
+  if (block_ws_bytes > 0 && blocks * block_ws_bytes > kMaxWorkspaceBytes)
+    blocks = kMaxWorkspaceBytes / block_ws_bytes > 0 ? kMaxWorkspaceBytes / block_ws_bytes : 1;
+  const int grid = (int)blocks;
   DeviceBuffer ws;
   if (ws_per > 0 && cudaMalloc(&ws.p, sizeof(double) * (size_t)ws_per * grid * kWarpsPerBlock) != cudaSuccess) {
     (void)cudaGetLastError();
