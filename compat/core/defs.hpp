@@ -43,7 +43,6 @@ struct Mat {
   T* p;
   int64_t rs, cs;
   SGPU_HD T& operator()(int i, int j) const { return p[(int64_t)i * rs + (int64_t)j * cs]; }
-  SGPU_HD Mat sub(int i, int j) const { return Mat{&(*this)(i, j), rs, cs}; }
 };
 
 // Vector view: element i at p[i*s].
@@ -54,10 +53,6 @@ struct Vec {
   SGPU_HD T& operator[](int i) const { return p[(int64_t)i * s]; }
 };
 
-template <class T>
-SGPU_HD Mat<T> col_major(T* p, int64_t ld) { return Mat<T>{p, 1, ld}; }
-template <class T>
-SGPU_HD Vec<T> contiguous(T* p) { return Vec<T>{p, 1}; }
 
 // 1-based views, so that routines following LAPACK's reference keep its indices.
 template <class T>
@@ -113,13 +108,11 @@ SGPU_HD double lapy2(double x, double y) {
 struct zc {
   double re, im;
 };
-SGPU_HD zc zmake(double r, double i) { return zc{r, i}; }
 SGPU_HD zc operator+(zc a, zc b) { return zc{a.re + b.re, a.im + b.im}; }
 SGPU_HD zc operator-(zc a, zc b) { return zc{a.re - b.re, a.im - b.im}; }
 SGPU_HD zc operator*(zc a, zc b) { return zc{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
 SGPU_HD zc operator*(double s, zc a) { return zc{s * a.re, s * a.im}; }
 SGPU_HD zc conj(zc a) { return zc{a.re, -a.im}; }
-SGPU_HD double abs1(zc a) { return fabs(a.re) + fabs(a.im); }
 SGPU_HD double zabs(zc a) { return lapy2(a.re, a.im); }
 
 // Robust complex division (a + ib) / (c + id), Smith's method (as LAPACK dladiv's fallback).
