@@ -18,9 +18,6 @@
 namespace sgpu {
 namespace gpu {
 
-bool has_routine(Routine r) { return r == Routine::kDhseqr || r == Routine::kDgeev || r == Routine::kZheev; }
-bool auto_ready(Routine) { return false; }
-
 namespace {
 
 using core::Mat1;

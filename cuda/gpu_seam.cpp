@@ -1,6 +1,6 @@
 // The CUDA seam: device discovery, pointer classification, copies and staging of host memory for
-// the GPU drivers. Which routines have a GPU implementation is declared in cuda/eig_warp.cu (and
-// the later GPU backends); nothing above this layer changes when they are added.
+// the GPU drivers, and the table of which routines run on the GPU (the drivers: eig_warp.cu,
+// scan_cols.cu); nothing above this layer changes when a driver is replaced.
 #include <cuda_runtime.h>
 
 #include <mutex>
@@ -87,10 +87,13 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
   return st;
 }
 
-int scan_cols(sgpu_context*, int, sgpu_type_t, sgpu_type_t, int, int, const void*, int, int64_t, void*, int, int64_t,
-              int64_t) {
-  return SGPU_ERR_NOT_SUPPORTED;
-}
+// Which routines run on the GPU, and which AUTO may choose there (measured: docs/performance.md).
+// The eigensolvers' generic warp path (eig_warp.cu) is not tuned, so AUTO keeps them on the CPU.
+// The scan on device data beats the CPU backend by orders of magnitude; on host data the PCIe
+// copies alone (2 x 64 MB at 7-55 GB/s for a 4096^2 float matrix) take longer than the CPU
+// backend's whole scan (1.1 ms on 16 cores), so AUTO keeps host data on the CPU.
+bool has_routine(Routine) { return true; }
+bool auto_ready(Routine r, bool device_data) { return r == Routine::kScanCols && device_data; }
 
 }  // namespace gpu
 }  // namespace sgpu

@@ -121,7 +121,11 @@ SGPU_API int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n,
 /* Inclusive column-wise prefix sums B[i][j] = sum_{k<=i} A[k][j] of a batch of m x n matrices.
  * layout SGPU_COL_MAJOR (element (i,j) at i + j*ld) or SGPU_ROW_MAJOR (at i*ld + j). Type pairs:
  * 32F->32F, 64F->64F, 32I->32I, 64I->64I, 8U->32U, 32F->64F. Integer sums wrap modulo 2^w.
- * In place (A == B) is allowed when lda == ldb, strideA == strideB and the element sizes match. */
+ * In place (A == B) is allowed when lda == ldb, strideA == strideB and the element sizes match.
+ * Floating-point sums are bitwise reproducible run to run on each backend; the backends differ in
+ * association order (docs/design.md gives both and the error bound). On the GPU backend with A and
+ * B in device memory the call is asynchronous, ordered on the context's stream (as cuBLAS); with
+ * host memory it returns when B is written. AUTO runs it on the GPU for device data only. */
 SGPU_API int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_type_t type_out,
                             int m, int n, const void *A, int lda, int64_t strideA,
                             void *B, int ldb, int64_t strideB, int64_t batch);

@@ -49,10 +49,11 @@ sgpu_context* resolve_context(sgpu_context_t ctx) {
   return ctx->magic.load() == sgpu_context::kMagic ? ctx : nullptr;
 }
 
-sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r) {
+sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r, bool device_data) {
   sgpu_backend_t b = ctx->backend;
   if (b == SGPU_BACKEND_AUTO)
-    b = (gpu::device_count() > 0 && gpu::has_routine(r) && gpu::auto_ready(r)) ? SGPU_BACKEND_GPU : SGPU_BACKEND_CPU;
+    b = (gpu::device_count() > 0 && gpu::has_routine(r) && gpu::auto_ready(r, device_data)) ? SGPU_BACKEND_GPU
+                                                                                            : SGPU_BACKEND_CPU;
   if (verbose())
     std::fprintf(stderr, "sgpu: %s on the %s backend%s\n", routine_name(r), b == SGPU_BACKEND_GPU ? "gpu" : "cpu",
                  ctx->backend == SGPU_BACKEND_AUTO ? " (auto)" : " (forced)");
@@ -78,6 +79,7 @@ int sgpu_context_destroy(sgpu_context_t ctx) {
   if (!ctx) return SGPU_SUCCESS;  // the default context is never destroyed
   if (!resolve_context(ctx)) return SGPU_ERR_INVALID_CONTEXT;
   ctx->magic.store(0);
+  sgpu::gpu::release_context(ctx);
   delete ctx;
   return SGPU_SUCCESS;
 }

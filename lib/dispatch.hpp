@@ -67,7 +67,10 @@ int with_host_staging(std::initializer_list<Operand> ops, Call call) {
 // device-accessible memory, so host-memory operands are staged through device buffers for it.
 template <class CpuCall, class GpuCall>
 int dispatch(sgpu_context* ctx, Routine r, std::initializer_list<Operand> ops, CpuCall cpu_call, GpuCall gpu_call) {
-  const sgpu_backend_t b = choose_backend(ctx, r);
+  bool device_data = true;
+  for (const Operand& op : ops)
+    if (*op.ptr && op.bytes && gpu::classify(*op.ptr) == gpu::MemKind::kHost) device_data = false;
+  const sgpu_backend_t b = choose_backend(ctx, r, device_data);
   if (b == SGPU_BACKEND_GPU) {
     if (gpu::device_count() == 0) return SGPU_ERR_NO_BACKEND;
     if (!gpu::has_routine(r)) return SGPU_ERR_NOT_SUPPORTED;

@@ -21,6 +21,9 @@ struct sgpu_context {
   // Host workspace cached between calls; a call that finds it busy uses a private buffer.
   std::mutex ws_mutex;
   std::vector<double> ws;
+  // GPU state kept between calls (the scan's look-back state), owned by cuda/; one call at a time.
+  std::mutex gpu_mutex;
+  void* gpu_scan = nullptr;
 };
 
 namespace sgpu {
@@ -40,14 +43,16 @@ const char* routine_name(Routine r);
 sgpu_context* resolve_context(sgpu_context_t ctx);
 
 // The backend a call on ctx runs on. GPU only when forced or (auto) when a device is present and
-// the routine has a GPU implementation. Logs the choice when SGPU_VERBOSE is set.
-sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r);
+// the GPU implementation of the routine is measured faster for data where it is (device_data: all
+// operands in device memory). Logs the choice when SGPU_VERBOSE is set.
+sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r, bool device_data);
 
 // Backend availability, answered by the CUDA seam (cuda/) or its stub.
 namespace gpu {
 int device_count();                 // 0 without CUDA or without a device
 bool has_routine(Routine r);        // a GPU implementation exists for r (a forced GPU backend runs it)
-bool auto_ready(Routine r);         // AUTO may choose it: measured faster than the CPU backend
+bool auto_ready(Routine r, bool device_data);  // AUTO may choose it: measured faster than the CPU backend
+void release_context(sgpu_context* ctx);        // frees the GPU state a context holds
 enum class MemKind { kHost, kDevice, kManaged };
 MemKind classify(const void* p);    // kHost for pageable/pinned host memory and without CUDA
 int copy(void* dst, const void* src, size_t bytes);  // any direction (unified addressing); 0 or SGPU_ERR_DEVICE

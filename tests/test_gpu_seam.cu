@@ -2,8 +2,8 @@
 // its own, so device, managed, pinned and pageable memory can be mixed in one call, and the CPU
 // backend stages device memory through the host, giving bitwise the results of an all-host call
 // with the gaps between matrices left as they were; a forced GPU backend runs the eigensolvers on
-// device data (and reports the scan, not implemented yet); AUTO keeps the CPU backend for the
-// untuned GPU path. Skips (77) without a GPU.
+// device data and the scan on host data; AUTO keeps the CPU backend for the untuned eigensolver
+// path and takes the GPU for a scan of device data. Skips (77) without a GPU.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -115,10 +115,10 @@ int main() {
     bool infos = true;
     for (int b = 0; b < nb; ++b) infos = infos && m_info[b] == 0;
     EXPECT(st_g == 0 && infos && gaps, "forced GPU dgeev on device data: %d (infos %d, gaps %d)", st_g, infos, gaps);
-    // Forced GPU scan: no GPU implementation yet.
+    // Forced GPU scan of host data (staged to the device and back).
     float one = 1.0f, out = 0.0f;
     int st_s = sgpu_scan_cols(gpu, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, 1, 1, &one, 1, 1, &out, 1, 1, 1);
-    EXPECT(st_s == SGPU_ERR_NOT_SUPPORTED && out == 0.0f, "forced GPU scan: %d", st_s);
+    EXPECT(st_s == 0 && out == 1.0f, "forced GPU scan of host data: %d, %g", st_s, out);
     cudaFree(d_a);
     cudaFree(d_vr);
     cudaFreeHost(p_wr);
@@ -162,6 +162,24 @@ int main() {
     int st_d = sgpu_scan_cols(cpu, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, m, n, d_x, ld, 0, d_x, ld, 0, 1);
     EXPECT(st_h == 0 && st_d == 0 && same_bits(to_host(d_x, x.size()), x_h), "in-place device scan differs");
     cudaFree(d_x);
+  }
+
+  // AUTO scan of device data (the GPU backend: asynchronous on the context's stream, here the
+  // default stream, so the copy back is ordered after it): integers, so bitwise the CPU's sums.
+  {
+    const int m = 3000, n = 37, ld = 3001, nb = 2;
+    const int64_t sx = (int64_t)ld * n + 3;
+    std::vector<int32_t> x(sx * nb, 5);
+    for (auto& v : x) v = (int32_t)g();
+    std::vector<int32_t> y_h(x.size(), -1);
+    int st_h = sgpu_scan_cols(cpu, SGPU_COL_MAJOR, SGPU_R_32I, SGPU_R_32I, m, n, x.data(), ld, sx, y_h.data(), ld, sx, nb);
+    int32_t* d_x = to_device(x);
+    int32_t* d_y = to_device(std::vector<int32_t>(x.size(), -1));
+    int st_d = sgpu_scan_cols(autoc, SGPU_COL_MAJOR, SGPU_R_32I, SGPU_R_32I, m, n, d_x, ld, sx, d_y, ld, sx, nb);
+    EXPECT(st_h == 0 && st_d == 0 && same_bits(to_host(d_y, y_h.size()), y_h), "AUTO device scan differs (%d, %d)",
+           st_h, st_d);
+    cudaFree(d_x);
+    cudaFree(d_y);
   }
 
   // dhseqr with H on the device and Z managed.

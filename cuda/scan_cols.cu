@@ -1,0 +1,261 @@
+// GPU backend of sgpu_scan_cols: picks a kernel and its shape (cuda/scan_kernels.cuh), keeps the
+// look-back state of the context between calls, and launches on the context's stream. With
+// device operands the call is asynchronous (stream-ordered, as cuBLAS); host operands are staged
+// by the seam, which waits.
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+#include <cstdio>
+#include <mutex>
+
+#include "../lib/internal.hpp"
+#include "scan_kernels.cuh"
+
+namespace sgpu {
+namespace gpu {
+namespace {
+
+using namespace cuda::scan;
+
+// ---- tuning (H100, see docs/performance.md "GPU scan: tuning") ---------------------------------
+// k_rows: threads across the columns of a tile (TX, so a tile row is TX 16-byte words) and rows
+// per thread (d); TY = 256 / TX thread rows. SGPU_SCAN_TUNE="tx,d" overrides (for the sweep).
+constexpr int kRowsTX = 16;
+constexpr int kRowsD = 8;
+
+struct Tune {
+  int rows_tx = kRowsTX, rows_d = kRowsD;
+  Tune() {
+    if (const char* e = std::getenv("SGPU_SCAN_TUNE")) {
+      int a = 0, b = 0;
+      if (std::sscanf(e, "%d,%d", &a, &b) == 2 && a >= 1 && a <= 256 && (a & (a - 1)) == 0 && b >= 1 && b <= 8) {
+        rows_tx = a;
+        rows_d = b;
+      }
+    }
+  }
+};
+const Tune& tune() {
+  static const Tune t;
+  return t;
+}
+
+int log2i(int v) {
+  int l = 0;
+  while ((1 << l) < v) ++l;
+  return l;
+}
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// ---- the context's look-back state -------------------------------------------------------------
+// Flags and tile sums grow with the largest call; the ticket counter and the epoch run on across
+// calls (scan_chain.cuh), so a call needs no reset.
+struct ScanState {
+  int device = -1;
+  unsigned* flags = nullptr;
+  size_t flag_cap = 0;
+  void* vals = nullptr;
+  size_t val_cap = 0;
+  unsigned long long* counter = nullptr;
+  unsigned long long next = 0;
+  unsigned epoch = 0;
+  void free_all() {
+    if (flags) cudaFree(flags);
+    if (vals) cudaFree(vals);
+    if (counter) cudaFree(counter);
+    flags = nullptr;
+    vals = nullptr;
+    counter = nullptr;
+    flag_cap = val_cap = 0;
+    next = 0;
+    epoch = 0;
+  }
+  ~ScanState() { free_all(); }
+
+  // Room for `tiles` flags and `vbytes` of tile sums on the current device, then a fresh epoch.
+  int prepare(int dev, size_t tiles, size_t vbytes, cudaStream_t s) {
+    if (device != dev) {
+      free_all();
+      device = dev;
+    }
+    if (!counter) {
+      if (cudaMalloc(&counter, sizeof *counter) != cudaSuccess) return fail_alloc();
+      if (cudaMemsetAsync(counter, 0, sizeof *counter, s) != cudaSuccess) return SGPU_ERR_DEVICE;
+      next = 0;
+    }
+    if (flag_cap < tiles) {
+      if (flags) cudaFree(flags);
+      flags = nullptr;
+      flag_cap = 0;
+      size_t cap = tiles < 4096 ? 4096 : tiles + tiles / 4;
+      if (cudaMalloc(&flags, cap * sizeof(unsigned)) != cudaSuccess) return fail_alloc();
+      if (cudaMemsetAsync(flags, 0, cap * sizeof(unsigned), s) != cudaSuccess) return SGPU_ERR_DEVICE;
+      flag_cap = cap;
+    }
+    if (val_cap < vbytes) {
+      if (vals) cudaFree(vals);
+      vals = nullptr;
+      val_cap = 0;
+      size_t cap = vbytes < (1u << 16) ? (1u << 16) : vbytes + vbytes / 4;
+      if (cudaMalloc(&vals, cap) != cudaSuccess) return fail_alloc();
+      val_cap = cap;
+    }
+    if (++epoch >= (1u << 30)) {  // epochs wrap: clear the flags once every 2^30 calls
+      if (cudaMemsetAsync(flags, 0, flag_cap * sizeof(unsigned), s) != cudaSuccess) return SGPU_ERR_DEVICE;
+      epoch = 1;
+    }
+    return 0;
+  }
+  int fail_alloc() {
+    (void)cudaGetLastError();
+    free_all();
+    return SGPU_ERR_DEVICE_ALLOC;
+  }
+};
+
+struct Device {
+  int id = 0, sms = 1;
+};
+int current_device(Device& d) {
+  if (cudaGetDevice(&d.id) != cudaSuccess ||
+      cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, d.id) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  return 0;
+}
+
+// Resident blocks of a kernel on the device (a persistent grid: each block loops over tickets).
+template <class K>
+int resident_blocks(K kernel, const Device& d) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0) != cudaSuccess || per_sm < 1) {
+    (void)cudaGetLastError();
+    per_sm = 1;
+  }
+  return per_sm * d.sms;
+}
+
+// 16-byte words line up for every matrix: bases, leading dimensions and strides.
+bool aligned16(const void* p, int64_t ld, int64_t stride, int64_t batch, size_t elem) {
+  return ((uintptr_t)p % 16) == 0 && ((ld * (int64_t)elem) % 16) == 0 && (batch <= 1 || (stride * (int64_t)elem) % 16 == 0);
+}
+
+template <class Tin, class Tout, int V>
+int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Args<Tin, Tout> p) {
+  constexpr int DMAX = V >= 8 ? 2 : 8;
+  if (!row_major && p.m <= 32 * V * kSegRows) {
+    const int words = (int)cdiv(p.m, V);
+    p.g_log = log2i(words < 32 ? words : 32);
+    p.u = (int)cdiv(p.m, (int64_t)V << p.g_log);
+    const int64_t warps = cdiv(p.batch * p.n, 32 >> p.g_log);
+    const int64_t need = cdiv(warps, kThreads / 32);
+    static int cap = resident_blocks(k_segments<Tin, Tout, V>, dev) * 4;
+    k_segments<Tin, Tout, V><<<(unsigned)(need < cap ? need : cap), kThreads, 0, s>>>(p);
+    return cudaGetLastError() == cudaSuccess ? 0 : SGPU_ERR_DEVICE;
+  }
+  Chain<Tout> c{};
+  int width = 1;
+  if (row_major) {
+    const Tune& tn = tune();
+    const int words = (int)cdiv(p.n, V);
+    const int tx = words < tn.rows_tx ? 1 << log2i(words) : tn.rows_tx;
+    p.tx_log = log2i(tx);
+    const int ty = kThreads / tx;
+    const int rows = (int)cdiv(p.m, ty);
+    int d = rows < tn.rows_d ? 1 << log2i(rows) : tn.rows_d;
+    p.d = d > DMAX ? DMAX : d;
+    width = tx * V;
+    p.strips_per_matrix = cdiv(p.n, width);
+    p.ktiles = cdiv(p.m, (int64_t)ty * p.d);
+    c.strips = p.batch * p.strips_per_matrix;
+  } else {
+    p.ktiles = cdiv(p.m, (int64_t)kLongWarps * kLongRows * 32 * V);
+    c.strips = p.batch * p.n;
+  }
+  p.tiles = p.ktiles * c.strips;
+  c.width = width;
+  const bool chained = p.ktiles > 1;
+  const size_t half = chained ? (size_t)p.tiles * width * sizeof(Tout) : 0;
+  if (int e = st.prepare(dev.id, chained ? (size_t)p.tiles : 1, 2 * half + 16, s)) return e;
+  c.flag = st.flags;
+  c.ls = static_cast<Tout*>(st.vals);
+  c.gs = reinterpret_cast<Tout*>(static_cast<char*>(st.vals) + half);
+  c.epoch = st.epoch;
+  c.counter = st.counter;
+  c.base = st.next;
+  int grid = 0;
+  if (row_major) {
+    static int cap = resident_blocks(k_rows<Tin, Tout, V, DMAX>, dev);
+    grid = (int)(p.tiles < cap ? p.tiles : cap);
+    k_rows<Tin, Tout, V, DMAX><<<grid, kThreads, 0, s>>>(p, c);
+  } else {
+    static int cap = resident_blocks(k_long<Tin, Tout, V>, dev);
+    grid = (int)(p.tiles < cap ? p.tiles : cap);
+    k_long<Tin, Tout, V><<<grid, kThreads, 0, s>>>(p, c);
+  }
+  // Every block draws tickets until one lands past the end: tiles + grid tickets in all.
+  st.next += (unsigned long long)p.tiles + (unsigned long long)grid;
+  if (cudaGetLastError() != cudaSuccess) {
+    st.free_all();  // the counter's position is unknown now: start over next time
+    return SGPU_ERR_DEVICE;
+  }
+  return 0;
+}
+
+template <class Tin, class Tout>
+int scan_typed(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, int m, int n, const void* A, int lda,
+               int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch) {
+  Args<Tin, Tout> p{};
+  p.A = static_cast<const Tin*>(A);
+  p.B = static_cast<Tout*>(B);
+  p.m = m;
+  p.n = n;
+  p.lda = lda;
+  p.ldb = ldb;
+  p.sA = strideA;
+  p.sB = strideB;
+  p.batch = batch;
+  constexpr int V = 16 / sizeof(Tin);
+  if (aligned16(A, lda, strideA, batch, sizeof(Tin)) && aligned16(B, ldb, strideB, batch, sizeof(Tout)))
+    return launch<Tin, Tout, V>(st, dev, s, row_major, p);
+  return launch<Tin, Tout, 1>(st, dev, s, row_major, p);
+}
+
+}  // namespace
+
+void release_context(sgpu_context* ctx) {
+  delete static_cast<ScanState*>(ctx->gpu_scan);
+  ctx->gpu_scan = nullptr;
+}
+
+int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, int m, int n, const void* A, int lda,
+              int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch) {
+  Device dev;
+  if (int e = current_device(dev)) return e;
+  cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
+  // The context's state serves one call at a time; a concurrent call on the same context gets a
+  // private one (freed when it returns: cudaFree waits for its kernel).
+  std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
+  ScanState private_state;
+  ScanState* st = &private_state;
+  if (lock.owns_lock()) {
+    if (!ctx->gpu_scan) ctx->gpu_scan = new (std::nothrow) ScanState;
+    if (!ctx->gpu_scan) return SGPU_ERR_HOST_ALLOC;
+    st = static_cast<ScanState*>(ctx->gpu_scan);
+  }
+  const bool rm = layout == SGPU_ROW_MAJOR;
+#define SGPU_SCAN_CASE(I, O, TI, TO) \
+  if (tin == I && tout == O) return scan_typed<TI, TO>(*st, dev, s, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
+  SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_32F, float, float)
+  SGPU_SCAN_CASE(SGPU_R_64F, SGPU_R_64F, double, double)
+  SGPU_SCAN_CASE(SGPU_R_32I, SGPU_R_32I, int32_t, int32_t)
+  SGPU_SCAN_CASE(SGPU_R_64I, SGPU_R_64I, int64_t, int64_t)
+  SGPU_SCAN_CASE(SGPU_R_8U, SGPU_R_32U, uint8_t, uint32_t)
+  SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_64F, float, double)
+#undef SGPU_SCAN_CASE
+  return SGPU_ERR_NOT_SUPPORTED;  // unreachable: the argument check admits only the pairs above
+}
+
+}  // namespace gpu
+}  // namespace sgpu
