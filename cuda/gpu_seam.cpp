@@ -78,7 +78,9 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
       for (const Stage& x : staged)
         if (x.op->out && cudaMemcpyAsync(x.original, x.dev, x.op->bytes, cudaMemcpyDeviceToHost, s) != cudaSuccess)
           st = SGPU_ERR_DEVICE;
-      if (cudaStreamSynchronize(s) != cudaSuccess) st = SGPU_ERR_DEVICE;
+      // Only a staged call waits (its host outputs must be there on return); on device data the
+      // call stays asynchronous, ordered on the context's stream.
+      if (!staged.empty() && cudaStreamSynchronize(s) != cudaSuccess) st = SGPU_ERR_DEVICE;
     }
   }
   for (const Stage& x : staged) cudaFree(x.dev);

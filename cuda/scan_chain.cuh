@@ -82,10 +82,34 @@ struct Chain {
     }
   }
 
-  // Exclusive prefix of tile k (k >= 1) at value index c: GS(k') + LS(k'+1) + ... + LS(k-1).
+  // Exclusive prefix of tile k (k >= 1) at value index c: GS(k') + LS(k'+1) + ... + LS(k-1), in
+  // that order. The loads go out eight at a time (the distance k - k' is often in the hundreds
+  // when one strip holds many tiles); the adds stay in order.
   __device__ T prefix(int64_t kprime, int64_t k, int64_t s, int c) const {
     T p = __ldcg(gs_of(kprime * strips + s) + c);
-    for (int64_t q = kprime + 1; q < k; ++q) p = core::Wrap<T>::add(p, __ldcg(ls_of(q * strips + s) + c));
+    int64_t q = kprime + 1;
+    for (; q + 8 <= k; q += 8) {
+      T v[8];
+#pragma unroll
+      for (int u = 0; u < 8; ++u) v[u] = __ldcg(ls_of((q + u) * strips + s) + c);
+#pragma unroll
+      for (int u = 0; u < 8; ++u) p = core::Wrap<T>::add(p, v[u]);
+    }
+    for (; q < k; ++q) p = core::Wrap<T>::add(p, __ldcg(ls_of(q * strips + s) + c));
+    return p;
+  }
+
+  // The same for width 1, by a full warp: each lane loads one tile sum of a window of 32, and the
+  // sums are added in tile order through shuffles. Every lane returns the prefix.
+  __device__ T prefix_warp(int64_t kprime, int64_t k, int64_t s) const {
+    const int lane = threadIdx.x & 31;
+    T p = __ldcg(gs_of(kprime * strips + s));
+    for (int64_t q0 = kprime + 1; q0 < k; q0 += 32) {
+      const int64_t q = q0 + lane;
+      const T v = q < k ? __ldcg(ls_of(q * strips + s)) : T(0);
+      const int count = k - q0 < 32 ? (int)(k - q0) : 32;
+      for (int u = 0; u < count; ++u) p = core::Wrap<T>::add(p, __shfl_sync(0xffffffffu, v, u));
+    }
     return p;
   }
 };

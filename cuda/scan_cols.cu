@@ -4,6 +4,7 @@
 // by the seam, which waits.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstdio>
 #include <mutex>
@@ -155,19 +156,24 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     return cudaGetLastError() == cudaSuccess ? 0 : SGPU_ERR_DEVICE;
   }
   Chain<Tout> c{};
-  int width = 1;
+  int width = 1, groups = 1;
   if (row_major) {
+    // Rows per thread d and the thread rows a matrix needs; short matrices get wider tiles, and
+    // matrices shorter than the block's thread rows get several tiles per block.
     const Tune& tn = tune();
     const int words = (int)cdiv(p.n, V);
-    const int tx = words < tn.rows_tx ? 1 << log2i(words) : tn.rows_tx;
+    const int d = std::min({DMAX, tn.rows_d, 1 << log2i(p.m < 8 ? p.m : 8)});
+    const int64_t ty_need = int64_t(1) << log2i((int)std::min<int64_t>(cdiv(p.m, d), kThreads));
+    const int tx = (int)std::min<int64_t>(1 << log2i(words < kThreads ? words : kThreads),
+                                          std::max<int64_t>(tn.rows_tx, kThreads / ty_need));
+    const int ty = (int)std::min<int64_t>(kThreads / tx, ty_need);
+    groups = kThreads / tx / ty;
     p.tx_log = log2i(tx);
-    const int ty = kThreads / tx;
-    const int rows = (int)cdiv(p.m, ty);
-    int d = rows < tn.rows_d ? 1 << log2i(rows) : tn.rows_d;
-    p.d = d > DMAX ? DMAX : d;
+    p.ty_log = log2i(ty);
+    p.d = d;
     width = tx * V;
     p.strips_per_matrix = cdiv(p.n, width);
-    p.ktiles = cdiv(p.m, (int64_t)ty * p.d);
+    p.ktiles = cdiv(p.m, (int64_t)ty * p.d);  // 1 whenever groups > 1
     c.strips = p.batch * p.strips_per_matrix;
   } else {
     p.ktiles = cdiv(p.m, (int64_t)kLongWarps * kLongRows * 32 * V);
@@ -185,9 +191,10 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
   c.counter = st.counter;
   c.base = st.next;
   int grid = 0;
+  const int64_t tickets = cdiv(p.tiles, groups);
   if (row_major) {
     static int cap = resident_blocks(k_rows<Tin, Tout, V, DMAX>, dev);
-    grid = (int)(p.tiles < cap ? p.tiles : cap);
+    grid = (int)(tickets < cap ? tickets : cap);
     k_rows<Tin, Tout, V, DMAX><<<grid, kThreads, 0, s>>>(p, c);
   } else {
     static int cap = resident_blocks(k_long<Tin, Tout, V>, dev);
@@ -195,7 +202,7 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     k_long<Tin, Tout, V><<<grid, kThreads, 0, s>>>(p, c);
   }
   // Every block draws tickets until one lands past the end: tiles + grid tickets in all.
-  st.next += (unsigned long long)p.tiles + (unsigned long long)grid;
+  st.next += (unsigned long long)tickets + (unsigned long long)grid;
   if (cudaGetLastError() != cudaSuccess) {
     st.free_all();  // the counter's position is unknown now: start over next time
     return SGPU_ERR_DEVICE;

@@ -37,9 +37,11 @@ struct Args {
   int m, n, lda, ldb;
   int64_t sA, sB;
   int64_t batch;
-  // k_rows: threads across columns 1 << tx_log, rows per thread d, column strips per matrix.
+  // k_rows: threads across columns 1 << tx_log, thread rows per tile 1 << ty_log (fewer than the
+  // block's when the matrices are short: the block then takes several tiles side by side, never
+  // chained), rows per thread d, column strips per matrix.
   // k_segments: lanes per column 1 << g_log, rows u. k_long: tiles per column `ktiles`.
-  int tx_log, d, g_log, u;
+  int tx_log, ty_log, d, g_log, u;
   int64_t strips_per_matrix, ktiles, tiles;
 };
 
@@ -49,16 +51,21 @@ __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout
   __shared__ Tout sm[2][kThreads * V];  // the scan across thread rows; then [cur ^ 1] holds the prefixes
   __shared__ int64_t s_ticket, s_kprime;
   const int tid = threadIdx.x;
-  const int TX = 1 << p.tx_log, TY = kThreads >> p.tx_log;
-  const int x = tid & (TX - 1), y = tid >> p.tx_log;
+  const int TX = 1 << p.tx_log, TY = 1 << p.ty_log;
+  const int groups = (kThreads >> p.tx_log) >> p.ty_log;  // tiles per block at once (1 when chained)
+  const int x = tid & (TX - 1), yb = tid >> p.tx_log;      // yb: thread row in the block
+  const int g = yb >> p.ty_log, y = yb & (TY - 1);          // y: thread row in its tile
   const int TN = TX * V, TM = TY * p.d;
   for (;;) {
-    const int64_t t = c.next_tile(&s_ticket);
-    if (t >= p.tiles) return;
+    const int64_t ticket = c.next_tile(&s_ticket);
+    if (ticket * groups >= p.tiles) return;
+    const int64_t t0 = ticket * groups + g;
+    const bool live = t0 < p.tiles;
+    const int64_t t = live ? t0 : 0;
     const int64_t k = t / c.strips, s = t - k * c.strips;
     const int64_t b = s / p.strips_per_matrix, js = s - b * p.strips_per_matrix;
     const int col = (int)(js * TN) + x * V;
-    const int avail = p.n - col;
+    const int avail = live ? p.n - col : 0;
     const Tin* a = p.A + b * p.sA + col;
     Tout* o = p.B + b * p.sB + col;
     const int64_t irow = k * TM + (int64_t)y * p.d;  // this thread's first row
@@ -85,7 +92,7 @@ __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout
         for (int e = 0; e < V; ++e) tot[e] = v[r][e] = add(v[r - 1][e], v[r][e]);
 
     // Scan of the per-thread sums across the TY thread rows (Kogge-Stone, ping-pong buffers).
-    const int idx = y * TN + x * V;
+    const int idx = yb * TN + x * V;
 #pragma unroll
     for (int e = 0; e < V; ++e) sm[0][idx + e] = tot[e];
     int cur = 0;
@@ -104,7 +111,7 @@ __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout
     // Chain the tiles of this strip (only where a later tile needs it or this one has a
     // predecessor).
     const bool has_next = k + 1 < p.ktiles;
-    const Tout* ls = &sm[cur][(TY - 1) * TN + x * V];  // the tile's column sums
+    const Tout* ls = &sm[cur][(TY - 1) * TN + x * V];  // the tile's column sums (chained: one tile)
     Tout* sp = sm[cur ^ 1];                            // the strip's prefix above the tile, per column
     if (k == 0) {
       if (has_next) {
@@ -261,8 +268,8 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
       if (k > 0) {
         if (w == 0) {
           const int64_t kp = c.nearest_gs(k, s);
+          const Tout P = c.prefix_warp(kp, k, s);
           if (lane == 0) {
-            const Tout P = c.prefix(kp, k, s, 0);
             s_prefix = P;
             if (has_next) __stcg(c.gs_of(t), add(P, tile_sum));
           }
