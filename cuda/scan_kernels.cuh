@@ -47,7 +47,7 @@ struct Args {
 
 // ---- row-major: LCP ----------------------------------------------------------------------------
 template <class Tin, class Tout, int V, int DMAX>
-__global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
+__global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
   __shared__ Tout sm[2][kThreads * V];  // the scan across thread rows; then [cur ^ 1] holds the prefixes
   __shared__ int64_t s_ticket, s_kprime;
   const int tid = threadIdx.x;
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout
   const int g = yb >> p.ty_log, y = yb & (TY - 1);          // y: thread row in its tile
   const int TN = TX * V, TM = TY * p.d;
   for (;;) {
-    const int64_t ticket = c.next_tile(&s_ticket);
+    const int64_t ticket = c.next_ticket(&s_ticket);
     if (ticket * groups >= p.tiles) return;
     const int64_t t0 = ticket * groups + g;
     const bool live = t0 < p.tiles;
@@ -109,41 +109,28 @@ __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout
     __syncthreads();
 
     // Chain the tiles of this strip (only where a later tile needs it or this one has a
-    // predecessor).
+    // predecessor; never in grouped mode, where every tile is a whole strip).
     const bool has_next = k + 1 < p.ktiles;
-    const Tout* ls = &sm[cur][(TY - 1) * TN + x * V];  // the tile's column sums (chained: one tile)
-    Tout* sp = sm[cur ^ 1];                            // the strip's prefix above the tile, per column
-    if (k == 0) {
-      if (has_next) {
-        if (y == 0)
-#pragma unroll
-          for (int e = 0; e < V; ++e) __stcg(c.gs_of(t) + x * V + e, ls[e]);
-        __threadfence();
-        c.mark(t, kGS);
-      }
-    } else {
-      if (has_next) {
-        if (y == 0)
-#pragma unroll
-          for (int e = 0; e < V; ++e) __stcg(c.ls_of(t) + x * V + e, ls[e]);
-        __threadfence();
-        c.mark(t, kLS);
-      }
-      if (tid < 32) {
-        const int64_t kp = c.nearest_gs(k, s);
-        if (tid == 0) s_kprime = kp;
-      }
-      __syncthreads();
+    const Tout* ls = &sm[cur][(TY - 1) * TN];  // the tile's column sums (chained: one tile)
+    Tout* sp = sm[cur ^ 1];                    // the strip's prefix above the tile, then scratch
+    if (has_next) {
       if (y == 0)
 #pragma unroll
-        for (int e = 0; e < V; ++e) {
-          const Tout P = c.prefix(s_kprime, k, s, x * V + e);
-          sp[x * V + e] = P;
-          if (has_next) __stcg(c.gs_of(t) + x * V + e, add(P, ls[e]));
-        }
-      if (has_next) {
+        for (int e = 0; e < V; ++e) __stcg(c.ls_of(t) + x * V + e, ls[x * V + e]);
+      __threadfence();
+      c.mark_tile(t);
+    }
+    if (k > 0) {
+      const auto me = c.look_back(k, s, sp + TN, kThreads * V - TN, &s_kprime);
+      const bool wend = k % kWindow == kWindow - 1 && has_next;
+      if (tid < TN) {  // value tid: the prefix; at a window's end also the window's GW
+        const Carry<Tout> pre = me.part.on ? me.gw.then(me.part.v) : me.gw;
+        sp[tid] = pre.v;
+        if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s) + tid, me.gw.then(me.part.then(ls[tid]).v).v);
+      }
+      if (wend) {
         __threadfence();
-        c.mark(t, kGS);
+        c.mark_window((k / kWindow) * c.strips + s);
       } else {
         __syncthreads();
       }
@@ -228,10 +215,11 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
   constexpr int L = kLongWarps * U * 32 * V;  // elements per tile
   __shared__ Tout s_warp[kLongWarps];
   __shared__ Tout s_prefix;
-  __shared__ int64_t s_ticket;
+  __shared__ Tout s_buf[kThreads];  // look-back scratch
+  __shared__ int64_t s_ticket, s_slot;
   const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   for (;;) {
-    const int64_t t = c.next_tile(&s_ticket);
+    const int64_t t = c.next_ticket(&s_ticket);
     if (t >= p.tiles) return;
     const int64_t k = t / c.strips, s = t - k * c.strips;
     const int64_t b = s / p.n, j = s - b * p.n;
@@ -261,22 +249,20 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
       Tout tile_sum = s_warp[0];
       for (int q = 1; q < kLongWarps; ++q) tile_sum = add(tile_sum, s_warp[q]);
       if (has_next) {
-        if (threadIdx.x == 0) __stcg(k == 0 ? c.gs_of(t) : c.ls_of(t), tile_sum);
+        if (threadIdx.x == 0) __stcg(c.ls_of(t), tile_sum);
         __threadfence();
-        c.mark(t, k == 0 ? kGS : kLS);
+        c.mark_tile(t);
       }
       if (k > 0) {
-        if (w == 0) {
-          const int64_t kp = c.nearest_gs(k, s);
-          const Tout P = c.prefix_warp(kp, k, s);
-          if (lane == 0) {
-            s_prefix = P;
-            if (has_next) __stcg(c.gs_of(t), add(P, tile_sum));
-          }
+        const auto me = c.look_back(k, s, s_buf, kThreads, &s_slot);
+        const bool wend = k % kWindow == kWindow - 1 && has_next;
+        if (threadIdx.x == 0) {
+          s_prefix = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
+          if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s), me.gw.then(me.part.then(tile_sum).v).v);
         }
-        if (has_next) {
+        if (wend) {
           __threadfence();
-          c.mark(t, kGS);
+          c.mark_window((k / kWindow) * c.strips + s);
         } else {
           __syncthreads();
         }
