@@ -7,10 +7,12 @@
 //   WS(j)     = LS(32j) + LS(32j+1) + ... + LS(32j+31)          (left to right)
 //   GW(J-1)   = ((WS(0) + WS(1)) + ...) + WS(J-1)               (left to right)
 //   prefix(k) = GW(J-1) + [LS(32J) + ... + LS(k-1)]             (the bracket left to right)
-// The last tile of each window publishes GW(J) = GW(J-1) + WS(J). A tile looks back to the nearest
-// window J' < J whose GW is published and sums GW(J') + WS(J'+1) + ... + WS(J-1) in that order,
-// which is GW(J-1) by induction whatever J' the timing offered; so results are bitwise
-// reproducible. Seed 000 and CUB instead add whatever predecessor sums they find, an association
+// Each tile also publishes its in-window prefix PW(k) = LS(32J) + ... + LS(k) (so WS(J) is
+// PW(32J+31)), and the last tile of each window GW(J) = GW(J-1) + WS(J). A tile looks back to the
+// nearest window J' < J whose GW is published and sums GW(J') + WS(J'+1) + ... + WS(J-1) in that
+// order, which is GW(J-1) by induction whatever J' the timing offered; likewise the bracket from
+// the nearest published PW in its window. So results are bitwise reproducible, and in the common
+// case (predecessors done) a look-back is one hop. Seed 000 and CUB instead add whatever predecessor sums they find, an association
 // that depends on timing. The window sums of one look-back are independent, so the block forms
 // them in parallel: a look-back costs a few memory round trips however far behind the published
 // frontier is (with one long strip and ~1000 resident tiles it trails by hundreds of tiles).
@@ -30,7 +32,7 @@ namespace sgpu {
 namespace cuda {
 namespace scan {
 
-enum : unsigned { kLS = 1, kGW = 2 };
+enum : unsigned { kLS = 1, kPW = 2, kGW = 3 };
 constexpr int kWindow = 32;
 
 __device__ __forceinline__ unsigned ld_relaxed(const unsigned* p) {
@@ -55,9 +57,10 @@ struct Carry {
 // The state of one call's tiles. `width` values per tile (columns of a strip; 1 for a column).
 template <class T>
 struct Chain {
-  unsigned* flag;   // per tile: epoch << 2 | kLS
+  unsigned* flag;   // per tile: epoch << 2 | kLS or kPW
   unsigned* wflag;  // per window: epoch << 2 | kGW
   T* ls;            // per tile, width values
+  T* pw;            // per tile, width values
   T* gw;            // per window, width values
   unsigned epoch;   // 1 .. 2^30 - 1
   int width;
@@ -66,6 +69,7 @@ struct Chain {
   unsigned long long base;  // this call's first ticket
 
   __device__ T* ls_of(int64_t id) const { return ls + id * width; }
+  __device__ T* pw_of(int64_t id) const { return pw + id * width; }
   __device__ T* gw_of(int64_t wid) const { return gw + wid * width; }
 
   // The block's next ticket (thread 0 draws it; every thread gets it). Ends the previous tile.
@@ -76,19 +80,20 @@ struct Chain {
     return *slot;
   }
 
-  // After the block's writers stored values (with __stcg) and fenced: marks them published.
-  __device__ void mark(unsigned* f, unsigned state) const {
+  // Block-wide, after the block's writers stored values (with __stcg) and fenced: marks tile id
+  // with `state` (0: leave it) and window wid (< 0: none) as published.
+  __device__ void mark(int64_t id, unsigned state, int64_t wid) const {
     __syncthreads();
-    if (threadIdx.x == 0) st_release(f, epoch << 2 | state);
+    if (threadIdx.x == 0) {
+      if (state) st_release(flag + id, epoch << 2 | state);
+      if (wid >= 0) st_release(wflag + wid, epoch << 2 | kGW);
+    }
   }
-  __device__ void mark_tile(int64_t id) const { mark(flag + id, kLS); }
-  __device__ void mark_window(int64_t wid) const { mark(wflag + wid, kGW); }
 
-  // Waits until tiles lo..hi-1 of strip s have published LS, then returns their sum at value c,
-  // left to right. Flags are polled eight at a time with relaxed loads, then one fence.
-  __device__ T sum_tiles(int64_t lo, int64_t hi, int64_t s, int c) const {
-    T acc = T(0);
-    bool first = true;
+  // Waits until tiles lo..hi-1 of strip s have published LS, then returns acc + LS(lo) + ... +
+  // LS(hi-1) at value c, left to right. Flags are polled eight at a time with relaxed loads, then
+  // one fence.
+  __device__ Carry<T> sum_tiles(int64_t lo, int64_t hi, int64_t s, int c, Carry<T> acc) const {
     for (int64_t q = lo; q < hi; q += 8) {
       const int cnt = hi - q < 8 ? (int)(hi - q) : 8;
       bool ready;
@@ -104,10 +109,7 @@ struct Chain {
       for (int u = 0; u < 8; ++u) v[u] = u < cnt ? __ldcg(ls_of((q + u) * strips + s) + c) : T(0);
 #pragma unroll
       for (int u = 0; u < 8; ++u)
-        if (u < cnt) {
-          acc = first ? v[u] : core::Wrap<T>::add(acc, v[u]);
-          first = false;
-        }
+        if (u < cnt) acc = acc.then(v[u]);
     }
     return acc;
   }
@@ -117,11 +119,12 @@ struct Chain {
   struct Look {
     Carry<T> gw, part;
   };
-  // Block-wide. `buf` is shared memory for `cap` values (cap >= width); `slot` a shared int64.
+  // Block-wide. `buf` is shared memory for `cap` values (cap >= width); `slot` two shared int64.
   __device__ Look look_back(int64_t k, int64_t s, T* buf, int cap, int64_t* slot) const {
     const int64_t J = k / kWindow, first_tile = J * kWindow;
     const int tid = threadIdx.x, lane = tid & 31;
-    // The nearest published window below J (or -1), by warp 0, 32 windows per step, no waiting.
+    // By warp 0, without waiting: the nearest published window below J (or -1), 32 windows per
+    // step, and the nearest tile of this window before k with its PW published (or -1).
     if (tid < 32) {
       int64_t found = -1;
       for (int64_t top = J - 1; top >= 0; top -= 32) {
@@ -133,10 +136,16 @@ struct Chain {
           break;
         }
       }
-      if (tid == 0) *slot = found;
+      const int64_t q = k - 1 - lane;
+      const bool pub = q >= first_tile && ld_relaxed(flag + q * strips + s) == (epoch << 2 | kPW);
+      const unsigned b = __ballot_sync(0xffffffffu, pub);
+      if (tid == 0) {
+        slot[0] = found;
+        slot[1] = b ? k - 1 - (__ffs(b) - 1) : -1;
+      }
     }
     __syncthreads();
-    const int64_t jp = *slot;
+    const int64_t jp = slot[0], kp = slot[1];
     __threadfence();
     Look me{{T(0), false}, {T(0), false}};
     const int c = tid;
@@ -147,15 +156,24 @@ struct Chain {
     for (int64_t j0 = jp + 1; j0 < J; j0 += per) {
       const int nw = J - j0 < per ? (int)(J - j0) : per;
       for (int p = tid; p < nw * width; p += blockDim.x) {
-        const int64_t j = j0 + p / width;
-        buf[p] = sum_tiles(j * kWindow, j * kWindow + kWindow, s, p % width);
+        const int64_t j = j0 + p / width, last = (j * kWindow + kWindow - 1) * strips + s;
+        // WS(j) is the window's last PW when published, else the sum of its 32 LS.
+        if (ld_relaxed(flag + last) == (epoch << 2 | kPW)) {
+          __threadfence();
+          buf[p] = __ldcg(pw_of(last) + p % width);
+        } else {
+          buf[p] = sum_tiles(j * kWindow, j * kWindow + kWindow, s, p % width, Carry<T>{T(0), false}).v;
+        }
       }
       __syncthreads();
       if (c < width)
         for (int q = 0; q < nw; ++q) me.gw = me.gw.then(buf[q * width + c]);
       __syncthreads();
     }
-    if (c < width && k > first_tile) me.part = Carry<T>{sum_tiles(first_tile, k, s, c), true};
+    if (c < width && k > first_tile) {
+      if (kp >= 0) me.part = sum_tiles(kp + 1, k, s, c, Carry<T>{__ldcg(pw_of(kp * strips + s) + c), true});
+      else me.part = sum_tiles(first_tile, k, s, c, Carry<T>{T(0), false});
+    }
     return me;
   }
 };

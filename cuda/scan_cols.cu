@@ -164,8 +164,9 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     const int words = (int)cdiv(p.n, V);
     const int d = std::min({DMAX, tn.rows_d, 1 << log2i(p.m < 8 ? p.m : 8)});
     const int64_t ty_need = int64_t(1) << log2i((int)std::min<int64_t>(cdiv(p.m, d), kThreads));
-    // (A chained tile's width tx * V stays <= kThreads: its look-back gives each value a thread.)
-    const int tx_chain = std::min(tn.rows_tx, kThreads / V > 0 ? kThreads / V : 1);
+    // (A chained tile's width tx * V stays <= kThreads / 2: its look-back gives each value a
+    // thread and uses the rest of the shared buffer for window sums.)
+    const int tx_chain = std::min(tn.rows_tx, kThreads / 2 / V > 0 ? kThreads / 2 / V : 1);
     const int tx = (int)std::min<int64_t>(1 << log2i(words < kThreads ? words : kThreads),
                                           std::max<int64_t>(tx_chain, kThreads / ty_need));
     const int ty = (int)std::min<int64_t>(kThreads / tx, ty_need);
@@ -185,13 +186,15 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
   c.width = width;
   const bool chained = p.ktiles > 1;
   const int64_t windows = chained ? cdiv(p.ktiles, kWindow) * c.strips : 0;
-  const size_t ls_bytes = chained ? (size_t)p.tiles * width * sizeof(Tout) : 0;
+  const size_t ls_bytes = chained ? (size_t)p.tiles * width * sizeof(Tout) : 0;  // and as much for PW
   const size_t gw_bytes = (size_t)windows * width * sizeof(Tout);
-  if (int e = st.prepare(dev.id, chained ? (size_t)(p.tiles + windows) : 1, ls_bytes + gw_bytes + 16, s)) return e;
+  if (int e = st.prepare(dev.id, chained ? (size_t)(p.tiles + windows) : 1, 2 * ls_bytes + gw_bytes + 16, s))
+    return e;
   c.flag = st.flags;
   c.wflag = st.flags + (chained ? p.tiles : 0);
   c.ls = static_cast<Tout*>(st.vals);
-  c.gw = reinterpret_cast<Tout*>(static_cast<char*>(st.vals) + ls_bytes);
+  c.pw = reinterpret_cast<Tout*>(static_cast<char*>(st.vals) + ls_bytes);
+  c.gw = reinterpret_cast<Tout*>(static_cast<char*>(st.vals) + 2 * ls_bytes);
   c.epoch = st.epoch;
   c.counter = st.counter;
   c.base = st.next;

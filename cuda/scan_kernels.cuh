@@ -49,7 +49,7 @@ struct Args {
 template <class Tin, class Tout, int V, int DMAX>
 __global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
   __shared__ Tout sm[2][kThreads * V];  // the scan across thread rows; then [cur ^ 1] holds the prefixes
-  __shared__ int64_t s_ticket, s_kprime;
+  __shared__ int64_t s_ticket, s_slot[2];
   const int tid = threadIdx.x;
   const int TX = 1 << p.tx_log, TY = 1 << p.ty_log;
   const int groups = (kThreads >> p.tx_log) >> p.ty_log;  // tiles per block at once (1 when chained)
@@ -113,24 +113,33 @@ __global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<T
     const bool has_next = k + 1 < p.ktiles;
     const Tout* ls = &sm[cur][(TY - 1) * TN];  // the tile's column sums (chained: one tile)
     Tout* sp = sm[cur ^ 1];                    // the strip's prefix above the tile, then scratch
+    // LS first (a window's first tile: its PW is its LS, so it is complete at once) ...
+    const bool opens = k % kWindow == 0;
     if (has_next) {
       if (y == 0)
 #pragma unroll
-        for (int e = 0; e < V; ++e) __stcg(c.ls_of(t) + x * V + e, ls[x * V + e]);
+        for (int e = 0; e < V; ++e) {
+          __stcg(c.ls_of(t) + x * V + e, ls[x * V + e]);
+          if (opens) __stcg(c.pw_of(t) + x * V + e, ls[x * V + e]);
+        }
       __threadfence();
-      c.mark_tile(t);
+      c.mark(t, opens ? kPW : kLS, -1);
     }
+    // ... then the look-back, and PW (and at a window's end GW) for the tiles after this one.
     if (k > 0) {
-      const auto me = c.look_back(k, s, sp + TN, kThreads * V - TN, &s_kprime);
-      const bool wend = k % kWindow == kWindow - 1 && has_next;
-      if (tid < TN) {  // value tid: the prefix; at a window's end also the window's GW
-        const Carry<Tout> pre = me.part.on ? me.gw.then(me.part.v) : me.gw;
-        sp[tid] = pre.v;
-        if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s) + tid, me.gw.then(me.part.then(ls[tid]).v).v);
+      const auto me = c.look_back(k, s, sp + TN, kThreads * V - TN, s_slot);
+      const bool pub = has_next && !opens, wend = has_next && k % kWindow == kWindow - 1;
+      if (tid < TN) {  // value tid
+        sp[tid] = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
+        if (pub) {
+          const Tout pw = me.part.then(ls[tid]).v;
+          __stcg(c.pw_of(t) + tid, pw);
+          if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s) + tid, me.gw.then(pw).v);
+        }
       }
-      if (wend) {
+      if (pub) {
         __threadfence();
-        c.mark_window((k / kWindow) * c.strips + s);
+        c.mark(t, kPW, wend ? (k / kWindow) * c.strips + s : -1);
       } else {
         __syncthreads();
       }
@@ -216,7 +225,7 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
   __shared__ Tout s_warp[kLongWarps];
   __shared__ Tout s_prefix;
   __shared__ Tout s_buf[kThreads];  // look-back scratch
-  __shared__ int64_t s_ticket, s_slot;
+  __shared__ int64_t s_ticket, s_slot[2];
   const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   for (;;) {
     const int64_t t = c.next_ticket(&s_ticket);
@@ -248,21 +257,29 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
     if (k > 0 || has_next) {
       Tout tile_sum = s_warp[0];
       for (int q = 1; q < kLongWarps; ++q) tile_sum = add(tile_sum, s_warp[q]);
+      const bool opens = k % kWindow == 0;
       if (has_next) {
-        if (threadIdx.x == 0) __stcg(c.ls_of(t), tile_sum);
+        if (threadIdx.x == 0) {
+          __stcg(c.ls_of(t), tile_sum);
+          if (opens) __stcg(c.pw_of(t), tile_sum);
+        }
         __threadfence();
-        c.mark_tile(t);
+        c.mark(t, opens ? kPW : kLS, -1);
       }
       if (k > 0) {
-        const auto me = c.look_back(k, s, s_buf, kThreads, &s_slot);
-        const bool wend = k % kWindow == kWindow - 1 && has_next;
+        const auto me = c.look_back(k, s, s_buf, kThreads, s_slot);
+        const bool pub = has_next && !opens, wend = has_next && k % kWindow == kWindow - 1;
         if (threadIdx.x == 0) {
           s_prefix = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
-          if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s), me.gw.then(me.part.then(tile_sum).v).v);
+          if (pub) {
+            const Tout pw = me.part.then(tile_sum).v;
+            __stcg(c.pw_of(t), pw);
+            if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s), me.gw.then(pw).v);
+          }
         }
-        if (wend) {
+        if (pub) {
           __threadfence();
-          c.mark_window((k / kWindow) * c.strips + s);
+          c.mark(t, kPW, wend ? (k / kWindow) * c.strips + s : -1);
         } else {
           __syncthreads();
         }
