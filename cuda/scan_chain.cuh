@@ -119,12 +119,15 @@ struct Chain {
   struct Look {
     Carry<T> gw, part;
   };
-  // Block-wide. `buf` is shared memory for `cap` values (cap >= width); `slot` two shared int64.
-  __device__ Look look_back(int64_t k, int64_t s, T* buf, int cap, int64_t* slot) const {
+
+  // Look-back, phase 1 (block-wide, k >= 1; no waiting, so the tile's own loads issued before it
+  // are still in flight meanwhile): by warp 0, the nearest published window J' < J (or -1, 32
+  // windows per step) and the nearest tile k' in [32J, k) with its PW published (or -1), into
+  // slot[0..1]. Returns whether they complete the prefix (J' = J - 1 or J = 0, and k' = k - 1 or
+  // k = 32J): the common case, when the predecessors are done.
+  __device__ bool find(int64_t k, int64_t s, int64_t* slot) const {
     const int64_t J = k / kWindow, first_tile = J * kWindow;
     const int tid = threadIdx.x, lane = tid & 31;
-    // By warp 0, without waiting: the nearest published window below J (or -1), 32 windows per
-    // step, and the nearest tile of this window before k with its PW published (or -1).
     if (tid < 32) {
       int64_t found = -1;
       for (int64_t top = J - 1; top >= 0; top -= 32) {
@@ -145,11 +148,26 @@ struct Chain {
       }
     }
     __syncthreads();
-    const int64_t jp = slot[0], kp = slot[1];
     __threadfence();
+    return slot[0] == J - 1 && (k == first_tile || slot[1] == k - 1);
+  }
+
+  // Phase 2 (per value thread): the published sums phase 1 found.
+  __device__ Look start(int64_t k, int64_t s, const int64_t* slot) const {
     Look me{{T(0), false}, {T(0), false}};
-    const int c = tid;
-    if (c < width && jp >= 0) me.gw = Carry<T>{__ldcg(gw_of(jp * strips + s) + c), true};
+    const int c = threadIdx.x;
+    if (c < width) {
+      if (slot[0] >= 0) me.gw = Carry<T>{__ldcg(gw_of(slot[0] * strips + s) + c), true};
+      if (slot[1] >= 0) me.part = Carry<T>{__ldcg(pw_of(slot[1] * strips + s) + c), true};
+    }
+    return me;
+  }
+
+  // Phase 3 (block-wide; only when phase 1 was not complete, and after this tile published its
+  // LS): the rest, waiting for LS where needed. `buf`: shared memory for `cap` >= width values.
+  __device__ Look finish(int64_t k, int64_t s, const int64_t* slot, Look me, T* buf, int cap) const {
+    const int64_t J = k / kWindow, first_tile = J * kWindow, jp = slot[0], kp = slot[1];
+    const int tid = threadIdx.x, c = tid;
     // Window sums WS(jp+1 .. J-1), a chunk of windows at a time: (window, value) pairs spread
     // over the threads, then each value's thread adds them in window order.
     const int per = cap / width;
@@ -170,10 +188,8 @@ struct Chain {
         for (int q = 0; q < nw; ++q) me.gw = me.gw.then(buf[q * width + c]);
       __syncthreads();
     }
-    if (c < width && k > first_tile) {
-      if (kp >= 0) me.part = sum_tiles(kp + 1, k, s, c, Carry<T>{__ldcg(pw_of(kp * strips + s) + c), true});
-      else me.part = sum_tiles(first_tile, k, s, c, Carry<T>{T(0), false});
-    }
+    if (c < width && k > first_tile)
+      me.part = kp >= 0 ? sum_tiles(kp + 1, k, s, c, me.part) : sum_tiles(first_tile, k, s, c, Carry<T>{T(0), false});
     return me;
   }
 };

@@ -80,6 +80,14 @@ __global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<T
 #pragma unroll
           for (int e = 0; e < V; ++e) v[r][e] = (Tout)0;
       }
+    // Look-back, phases 1-2, while those loads are in flight (chained tiles only: k >= 1 never
+    // happens in grouped mode, so the barriers inside are uniform).
+    bool quick = true;
+    typename Chain<Tout>::Look me{{(Tout)0, false}, {(Tout)0, false}};
+    if (k > 0) {
+      quick = c.find(k, s, s_slot);
+      me = c.start(k, s, s_slot);
+    }
     // (The thread's sum is carried along rather than read as v[d - 1]: a runtime index would put
     // v in local memory.)
     Tout tot[V];
@@ -110,34 +118,28 @@ __global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<T
 
     // Chain the tiles of this strip (only where a later tile needs it or this one has a
     // predecessor; never in grouped mode, where every tile is a whole strip).
-    const bool has_next = k + 1 < p.ktiles;
+    const bool has_next = k + 1 < p.ktiles, wend = has_next && k % kWindow == kWindow - 1;
     const Tout* ls = &sm[cur][(TY - 1) * TN];  // the tile's column sums (chained: one tile)
     Tout* sp = sm[cur ^ 1];                    // the strip's prefix above the tile, then scratch
-    // LS first (a window's first tile: its PW is its LS, so it is complete at once) ...
-    const bool opens = k % kWindow == 0;
-    if (has_next) {
-      if (y == 0)
-#pragma unroll
-        for (int e = 0; e < V; ++e) {
-          __stcg(c.ls_of(t) + x * V + e, ls[x * V + e]);
-          if (opens) __stcg(c.pw_of(t) + x * V + e, ls[x * V + e]);
-        }
-      __threadfence();
-      c.mark(t, opens ? kPW : kLS, -1);
+    if (!quick) {  // publish LS for the tiles after this one, then wait for what is missing
+      if (has_next) {
+        if (tid < TN) __stcg(c.ls_of(t) + tid, ls[tid]);
+        __threadfence();
+        c.mark(t, kLS, -1);
+      }
+      me = c.finish(k, s, s_slot, me, sp + TN, kThreads * V - TN);
     }
-    // ... then the look-back, and PW (and at a window's end GW) for the tiles after this one.
-    if (k > 0) {
-      const auto me = c.look_back(k, s, sp + TN, kThreads * V - TN, s_slot);
-      const bool pub = has_next && !opens, wend = has_next && k % kWindow == kWindow - 1;
-      if (tid < TN) {  // value tid
-        sp[tid] = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
-        if (pub) {
+    if (k > 0 || has_next) {  // value tid: the prefix; LS, PW and at a window's end GW
+      if (tid < TN) {
+        if (k > 0) sp[tid] = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
+        if (has_next) {
           const Tout pw = me.part.then(ls[tid]).v;
+          if (quick) __stcg(c.ls_of(t) + tid, ls[tid]);
           __stcg(c.pw_of(t) + tid, pw);
           if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s) + tid, me.gw.then(pw).v);
         }
       }
-      if (pub) {
+      if (has_next) {
         __threadfence();
         c.mark(t, kPW, wend ? (k / kWindow) * c.strips + s : -1);
       } else {
@@ -219,7 +221,7 @@ __global__ void __launch_bounds__(kThreads) k_segments(Args<Tin, Tout> p) {
 
 // ---- column-major, long columns: tiles chained by look-back ------------------------------------
 template <class Tin, class Tout, int V>
-__global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout> c) {
+__global__ void __launch_bounds__(kThreads, 3) k_long(Args<Tin, Tout> p, Chain<Tout> c) {
   constexpr int U = kLongRows;
   constexpr int L = kLongWarps * U * 32 * V;  // elements per tile
   __shared__ Tout s_warp[kLongWarps];
@@ -245,6 +247,13 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
 #pragma unroll
         for (int e = 0; e < V; ++e) row[r].x[e] = (Tout)0;
     }
+    // Look-back, phases 1-2, while those loads are in flight.
+    bool quick = true;
+    typename Chain<Tout>::Look me{{(Tout)0, false}, {(Tout)0, false}};
+    if (k > 0) {
+      quick = c.find(k, s, s_slot);
+      me = c.start(k, s, s_slot);
+    }
 #pragma unroll
     for (int r = 0; r < U; ++r) row[r].scan(lane, 32);
     Tout wsum = row[0].total;
@@ -253,36 +262,32 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
     if (lane == 0) s_warp[w] = wsum;
     __syncthreads();
 
-    const bool has_next = k + 1 < p.ktiles;
+    const bool has_next = k + 1 < p.ktiles, wend = has_next && k % kWindow == kWindow - 1;
     if (k > 0 || has_next) {
       Tout tile_sum = s_warp[0];
       for (int q = 1; q < kLongWarps; ++q) tile_sum = add(tile_sum, s_warp[q]);
-      const bool opens = k % kWindow == 0;
-      if (has_next) {
-        if (threadIdx.x == 0) {
-          __stcg(c.ls_of(t), tile_sum);
-          if (opens) __stcg(c.pw_of(t), tile_sum);
-        }
-        __threadfence();
-        c.mark(t, opens ? kPW : kLS, -1);
-      }
-      if (k > 0) {
-        const auto me = c.look_back(k, s, s_buf, kThreads, s_slot);
-        const bool pub = has_next && !opens, wend = has_next && k % kWindow == kWindow - 1;
-        if (threadIdx.x == 0) {
-          s_prefix = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
-          if (pub) {
-            const Tout pw = me.part.then(tile_sum).v;
-            __stcg(c.pw_of(t), pw);
-            if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s), me.gw.then(pw).v);
-          }
-        }
-        if (pub) {
+      if (!quick) {  // publish LS for the tiles after this one, then wait for what is missing
+        if (has_next) {
+          if (threadIdx.x == 0) __stcg(c.ls_of(t), tile_sum);
           __threadfence();
-          c.mark(t, kPW, wend ? (k / kWindow) * c.strips + s : -1);
-        } else {
-          __syncthreads();
+          c.mark(t, kLS, -1);
         }
+        me = c.finish(k, s, s_slot, me, s_buf, kThreads);
+      }
+      if (threadIdx.x == 0) {  // the prefix; LS, PW and at a window's end GW
+        if (k > 0) s_prefix = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
+        if (has_next) {
+          const Tout pw = me.part.then(tile_sum).v;
+          if (quick) __stcg(c.ls_of(t), tile_sum);
+          __stcg(c.pw_of(t), pw);
+          if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s), me.gw.then(pw).v);
+        }
+      }
+      if (has_next) {
+        __threadfence();
+        c.mark(t, kPW, wend ? (k / kWindow) * c.strips + s : -1);
+      } else {
+        __syncthreads();
       }
     }
     Carry<Tout> run{(Tout)0, false};
