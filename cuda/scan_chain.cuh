@@ -1,28 +1,22 @@
-// Tile chains of the column scans (seed 000 §3.3, decoupled look-back, made deterministic): the
-// tiles of one scan line (a strip of columns of a row-major matrix, or one column of a
-// column-major one) are numbered k = 0, 1, ... down the line. Every tile publishes its local sums
-// LS(k) as soon as it has them. Tiles are grouped in windows of 32 (window J: tiles 32J..32J+31).
+// Tile chains of the column scans (seed 000 §3.3, decoupled look-back): the tiles of one scan line
+// (a strip of columns of a row-major matrix, or one column of a column-major one) are numbered
+// k = 0, 1, ... down the line; tile k publishes its local sums (LS) as soon as it has them and its
+// global sums (GS, the inclusive prefix through its last row) once it knows its predecessors'.
 //
-// Determinism. The prefix of tile k = 32J + r is defined with a fixed association:
-//   WS(j)     = LS(32j) + LS(32j+1) + ... + LS(32j+31)          (left to right)
-//   GW(J-1)   = ((WS(0) + WS(1)) + ...) + WS(J-1)               (left to right)
-//   prefix(k) = GW(J-1) + [LS(32J) + ... + LS(k-1)]             (the bracket left to right)
-// Each tile also publishes its in-window prefix PW(k) = LS(32J) + ... + LS(k) (so WS(J) is
-// PW(32J+31)), and the last tile of each window GW(J) = GW(J-1) + WS(J). A tile looks back to the
-// nearest window J' < J whose GW is published and sums GW(J') + WS(J'+1) + ... + WS(J-1) in that
-// order, which is GW(J-1) by induction whatever J' the timing offered; likewise the bracket from
-// the nearest published PW in its window. So results are bitwise reproducible, and in the common
-// case (predecessors done) a look-back is one hop. Seed 000 and CUB instead add whatever predecessor sums they find, an association
-// that depends on timing. The window sums of one look-back are independent, so the block forms
-// them in parallel: a look-back costs a few memory round trips however far behind the published
-// frontier is (with one long strip and ~1000 resident tiles it trails by hundreds of tiles).
+// Determinism. A tile's prefix is always formed as GS(k') + LS(k'+1) + ... + LS(k-1), left to
+// right, from the nearest predecessor k' whose GS is published. Every GS is formed the same way
+// (GS(k) = prefix(k) + LS(k)), so by induction GS(k) = (((LS(0) + LS(1)) + LS(2)) + ... + LS(k))
+// whatever k' the timing offered: the association order is the sequential one over tile sums, and
+// the result is bitwise reproducible.
 //
 // Tickets. Tiles are handed out by an atomic counter in increasing id = k * strips + s, so a tile
-// only ever waits (for LS) on tiles already taken by running blocks, which publish their LS
-// without waiting on anything: no deadlock, whatever the grid. Window sums are never waited for:
-// an unpublished one is formed from its tiles' LS. The counter and the flags are never reset: a
-// call takes tickets from `base` on, and flags carry the call's epoch, so stale flags of earlier
-// calls read as "not yet" (no memset, no extra launch per call).
+// only ever waits on tiles already taken by running blocks, which publish their LS without waiting
+// on anything: no deadlock, whatever the grid. A block draws its next ticket when it starts a
+// tile (hiding the atomic's round trip); still, the smallest unfinished ticket is always being
+// worked on (its block's current tile is smaller, hence finished), so progress is guaranteed.
+// Each block draws its tiles plus two tickets past the end. The counter and the flags are never reset: a call
+// takes tickets from `base` on, and flags carry the call's epoch, so stale flags of earlier calls
+// read as "not yet" (no memset, no extra launch per call).
 #pragma once
 #include <stdint.h>
 
@@ -32,17 +26,101 @@ namespace sgpu {
 namespace cuda {
 namespace scan {
 
-enum : unsigned { kLS = 1, kPW = 2, kGW = 3 };
-constexpr int kWindow = 32;
+enum : unsigned { kLS = 1, kGS = 2 };
 
-__device__ __forceinline__ unsigned ld_relaxed(const unsigned* p) {
+__device__ __forceinline__ unsigned ld_acquire(const unsigned* p) {
   unsigned v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
 __device__ __forceinline__ void st_release(unsigned* p, unsigned v) {
   asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+
+// The state of one call's tiles. `width` values per tile (columns of a strip; 1 for a column).
+template <class T>
+struct Chain {
+  unsigned* flag;  // per tile: epoch << 2 | state
+  T* ls;           // per tile, width values
+  T* gs;
+  unsigned epoch;  // 1 .. 2^30 - 1
+  int width;
+  int64_t strips;  // tile id = k * strips + s
+  unsigned long long* counter;
+  unsigned long long base;  // this call's first ticket
+
+  __device__ T* ls_of(int64_t id) const { return ls + id * width; }
+  __device__ T* gs_of(int64_t id) const { return gs + id * width; }
+
+  // The block's next tile id (every thread gets it); thread 0 keeps the ticket after it in
+  // `pending` (start with first_ticket()). Ends the previous tile.
+  __device__ unsigned long long first_ticket() const { return threadIdx.x == 0 ? atomicAdd(counter, 1ull) : 0; }
+  __device__ int64_t next_tile(int64_t* slot, unsigned long long& pending) const {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      *slot = (int64_t)(pending - base);
+      pending = atomicAdd(counter, 1ull);
+    }
+    __syncthreads();
+    return *slot;
+  }
+
+  // After the block's writers stored a tile's values (with __stcg) and fenced: marks the tile.
+  __device__ void mark(int64_t id, unsigned state) const {
+    __syncthreads();
+    if (threadIdx.x == 0) st_release(flag + id, epoch << 2 | state);
+  }
+
+  // One full warp: the nearest k' < k on strip s whose GS is published, after waiting until every
+  // tile between it and k has published at least its LS. Tile 0 of a strip always publishes GS.
+  __device__ int64_t nearest_gs(int64_t k, int64_t s) const {
+    const int lane = threadIdx.x & 31;
+    for (int64_t top = k - 1;; top -= 32) {
+      const int64_t j = top - lane;
+      unsigned st = 0;
+      if (j >= 0) {
+        const unsigned* f = flag + j * strips + s;
+        unsigned v;
+        do v = ld_acquire(f);
+        while ((v >> 2) != epoch);
+        st = v & 3u;
+      }
+      const unsigned has_gs = __ballot_sync(0xffffffffu, st == kGS);
+      if (has_gs) return top - (__ffs(has_gs) - 1);
+    }
+  }
+
+  // Exclusive prefix of tile k (k >= 1) at value index c: GS(k') + LS(k'+1) + ... + LS(k-1), in
+  // that order. The loads go out eight at a time (the distance k - k' is often in the hundreds
+  // when one strip holds many tiles); the adds stay in order.
+  __device__ T prefix(int64_t kprime, int64_t k, int64_t s, int c) const {
+    T p = __ldcg(gs_of(kprime * strips + s) + c);
+    int64_t q = kprime + 1;
+    for (; q + 8 <= k; q += 8) {
+      T v[8];
+#pragma unroll
+      for (int u = 0; u < 8; ++u) v[u] = __ldcg(ls_of((q + u) * strips + s) + c);
+#pragma unroll
+      for (int u = 0; u < 8; ++u) p = core::Wrap<T>::add(p, v[u]);
+    }
+    for (; q < k; ++q) p = core::Wrap<T>::add(p, __ldcg(ls_of(q * strips + s) + c));
+    return p;
+  }
+
+  // The same for width 1, by a full warp: each lane loads one tile sum of a window of 32, and the
+  // sums are added in tile order through shuffles. Every lane returns the prefix.
+  __device__ T prefix_warp(int64_t kprime, int64_t k, int64_t s) const {
+    const int lane = threadIdx.x & 31;
+    T p = __ldcg(gs_of(kprime * strips + s));
+    for (int64_t q0 = kprime + 1; q0 < k; q0 += 32) {
+      const int64_t q = q0 + lane;
+      const T v = q < k ? __ldcg(ls_of(q * strips + s)) : T(0);
+      const int count = k - q0 < 32 ? (int)(k - q0) : 32;
+      for (int u = 0; u < count; ++u) p = core::Wrap<T>::add(p, __shfl_sync(0xffffffffu, v, u));
+    }
+    return p;
+  }
+};
 
 // An optional left operand: the sum of nothing is not added (so 0 + x never turns -0.0 into +0.0
 // and a first element is copied exactly, as on the CPU backend).
@@ -52,146 +130,6 @@ struct Carry {
   bool on;
   __device__ T apply(T x) const { return on ? core::Wrap<T>::add(v, x) : x; }
   __device__ Carry then(T x) const { return Carry{apply(x), true}; }  // (this) + x, in that order
-};
-
-// The state of one call's tiles. `width` values per tile (columns of a strip; 1 for a column).
-template <class T>
-struct Chain {
-  unsigned* flag;   // per tile: epoch << 2 | kLS or kPW
-  unsigned* wflag;  // per window: epoch << 2 | kGW
-  T* ls;            // per tile, width values
-  T* pw;            // per tile, width values
-  T* gw;            // per window, width values
-  unsigned epoch;   // 1 .. 2^30 - 1
-  int width;
-  int64_t strips;   // tile id = k * strips + s; window id = J * strips + s
-  unsigned long long* counter;
-  unsigned long long base;  // this call's first ticket
-
-  __device__ T* ls_of(int64_t id) const { return ls + id * width; }
-  __device__ T* pw_of(int64_t id) const { return pw + id * width; }
-  __device__ T* gw_of(int64_t wid) const { return gw + wid * width; }
-
-  // The block's next ticket (thread 0 draws it; every thread gets it). Ends the previous tile.
-  __device__ int64_t next_ticket(int64_t* slot) const {
-    __syncthreads();
-    if (threadIdx.x == 0) *slot = (int64_t)(atomicAdd(counter, 1ull) - base);
-    __syncthreads();
-    return *slot;
-  }
-
-  // Block-wide, after the block's writers stored values (with __stcg) and fenced: marks tile id
-  // with `state` (0: leave it) and window wid (< 0: none) as published.
-  __device__ void mark(int64_t id, unsigned state, int64_t wid) const {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      if (state) st_release(flag + id, epoch << 2 | state);
-      if (wid >= 0) st_release(wflag + wid, epoch << 2 | kGW);
-    }
-  }
-
-  // Waits until tiles lo..hi-1 of strip s have published LS, then returns acc + LS(lo) + ... +
-  // LS(hi-1) at value c, left to right. Flags are polled eight at a time with relaxed loads, then
-  // one fence.
-  __device__ Carry<T> sum_tiles(int64_t lo, int64_t hi, int64_t s, int c, Carry<T> acc) const {
-    for (int64_t q = lo; q < hi; q += 8) {
-      const int cnt = hi - q < 8 ? (int)(hi - q) : 8;
-      bool ready;
-      do {
-        ready = true;
-#pragma unroll
-        for (int u = 0; u < 8; ++u)
-          if (u < cnt) ready &= (ld_relaxed(flag + (q + u) * strips + s) >> 2) == epoch;
-      } while (!ready);
-      __threadfence();
-      T v[8];
-#pragma unroll
-      for (int u = 0; u < 8; ++u) v[u] = u < cnt ? __ldcg(ls_of((q + u) * strips + s) + c) : T(0);
-#pragma unroll
-      for (int u = 0; u < 8; ++u)
-        if (u < cnt) acc = acc.then(v[u]);
-    }
-    return acc;
-  }
-
-  // What a tile k >= 1 of strip s learns by looking back, per value c = threadIdx.x < width:
-  // gw = GW(J-1) (off for J = 0) and part = LS(32J) + ... + LS(k-1) (off when k = 32J).
-  struct Look {
-    Carry<T> gw, part;
-  };
-
-  // Look-back, phase 1 (block-wide, k >= 1; no waiting, so the tile's own loads issued before it
-  // are still in flight meanwhile): by warp 0, the nearest published window J' < J (or -1, 32
-  // windows per step) and the nearest tile k' in [32J, k) with its PW published (or -1), into
-  // slot[0..1]. Returns whether they complete the prefix (J' = J - 1 or J = 0, and k' = k - 1 or
-  // k = 32J): the common case, when the predecessors are done.
-  __device__ bool find(int64_t k, int64_t s, int64_t* slot) const {
-    const int64_t J = k / kWindow, first_tile = J * kWindow;
-    const int tid = threadIdx.x, lane = tid & 31;
-    if (tid < 32) {
-      int64_t found = -1;
-      for (int64_t top = J - 1; top >= 0; top -= 32) {
-        const int64_t j = top - lane;
-        const bool pub = j >= 0 && (ld_relaxed(wflag + j * strips + s) >> 2) == epoch;
-        const unsigned b = __ballot_sync(0xffffffffu, pub);
-        if (b) {
-          found = top - (__ffs(b) - 1);
-          break;
-        }
-      }
-      const int64_t q = k - 1 - lane;
-      const bool pub = q >= first_tile && ld_relaxed(flag + q * strips + s) == (epoch << 2 | kPW);
-      const unsigned b = __ballot_sync(0xffffffffu, pub);
-      if (tid == 0) {
-        slot[0] = found;
-        slot[1] = b ? k - 1 - (__ffs(b) - 1) : -1;
-      }
-    }
-    __syncthreads();
-    __threadfence();
-    return slot[0] == J - 1 && (k == first_tile || slot[1] == k - 1);
-  }
-
-  // Phase 2 (per value thread): the published sums phase 1 found.
-  __device__ Look start(int64_t k, int64_t s, const int64_t* slot) const {
-    Look me{{T(0), false}, {T(0), false}};
-    const int c = threadIdx.x;
-    if (c < width) {
-      if (slot[0] >= 0) me.gw = Carry<T>{__ldcg(gw_of(slot[0] * strips + s) + c), true};
-      if (slot[1] >= 0) me.part = Carry<T>{__ldcg(pw_of(slot[1] * strips + s) + c), true};
-    }
-    return me;
-  }
-
-  // Phase 3 (block-wide; only when phase 1 was not complete, and after this tile published its
-  // LS): the rest, waiting for LS where needed. `buf`: shared memory for `cap` >= width values.
-  __device__ Look finish(int64_t k, int64_t s, const int64_t* slot, Look me, T* buf, int cap) const {
-    const int64_t J = k / kWindow, first_tile = J * kWindow, jp = slot[0], kp = slot[1];
-    const int tid = threadIdx.x, c = tid;
-    // Window sums WS(jp+1 .. J-1), a chunk of windows at a time: (window, value) pairs spread
-    // over the threads, then each value's thread adds them in window order.
-    const int per = cap / width;
-    for (int64_t j0 = jp + 1; j0 < J; j0 += per) {
-      const int nw = J - j0 < per ? (int)(J - j0) : per;
-      for (int p = tid; p < nw * width; p += blockDim.x) {
-        const int64_t j = j0 + p / width, last = (j * kWindow + kWindow - 1) * strips + s;
-        // WS(j) is the window's last PW when published, else the sum of its 32 LS.
-        if (ld_relaxed(flag + last) == (epoch << 2 | kPW)) {
-          __threadfence();
-          buf[p] = __ldcg(pw_of(last) + p % width);
-        } else {
-          buf[p] = sum_tiles(j * kWindow, j * kWindow + kWindow, s, p % width, Carry<T>{T(0), false}).v;
-        }
-      }
-      __syncthreads();
-      if (c < width)
-        for (int q = 0; q < nw; ++q) me.gw = me.gw.then(buf[q * width + c]);
-      __syncthreads();
-    }
-    if (c < width && k > first_tile)
-      me.part = kp >= 0 ? sum_tiles(kp + 1, k, s, c, me.part) : sum_tiles(first_tile, k, s, c, Carry<T>{T(0), false});
-    return me;
-  }
 };
 
 // 16-byte vector access for V elements of T (V * sizeof(T) a multiple of 16), or element-wise.

@@ -164,11 +164,8 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     const int words = (int)cdiv(p.n, V);
     const int d = std::min({DMAX, tn.rows_d, 1 << log2i(p.m < 8 ? p.m : 8)});
     const int64_t ty_need = int64_t(1) << log2i((int)std::min<int64_t>(cdiv(p.m, d), kThreads));
-    // (A chained tile's width tx * V stays <= kThreads / 2: its look-back gives each value a
-    // thread and uses the rest of the shared buffer for window sums.)
-    const int tx_chain = std::min(tn.rows_tx, kThreads / 2 / V > 0 ? kThreads / 2 / V : 1);
     const int tx = (int)std::min<int64_t>(1 << log2i(words < kThreads ? words : kThreads),
-                                          std::max<int64_t>(tx_chain, kThreads / ty_need));
+                                          std::max<int64_t>(tn.rows_tx, kThreads / ty_need));
     const int ty = (int)std::min<int64_t>(kThreads / tx, ty_need);
     groups = kThreads / tx / ty;
     p.tx_log = log2i(tx);
@@ -185,16 +182,11 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
   p.tiles = p.ktiles * c.strips;
   c.width = width;
   const bool chained = p.ktiles > 1;
-  const int64_t windows = chained ? cdiv(p.ktiles, kWindow) * c.strips : 0;
-  const size_t ls_bytes = chained ? (size_t)p.tiles * width * sizeof(Tout) : 0;  // and as much for PW
-  const size_t gw_bytes = (size_t)windows * width * sizeof(Tout);
-  if (int e = st.prepare(dev.id, chained ? (size_t)(p.tiles + windows) : 1, 2 * ls_bytes + gw_bytes + 16, s))
-    return e;
+  const size_t half = chained ? (size_t)p.tiles * width * sizeof(Tout) : 0;
+  if (int e = st.prepare(dev.id, chained ? (size_t)p.tiles : 1, 2 * half + 16, s)) return e;
   c.flag = st.flags;
-  c.wflag = st.flags + (chained ? p.tiles : 0);
   c.ls = static_cast<Tout*>(st.vals);
-  c.pw = reinterpret_cast<Tout*>(static_cast<char*>(st.vals) + ls_bytes);
-  c.gw = reinterpret_cast<Tout*>(static_cast<char*>(st.vals) + 2 * ls_bytes);
+  c.gs = reinterpret_cast<Tout*>(static_cast<char*>(st.vals) + half);
   c.epoch = st.epoch;
   c.counter = st.counter;
   c.base = st.next;
@@ -209,8 +201,8 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     grid = (int)(p.tiles < cap ? p.tiles : cap);
     k_long<Tin, Tout, V><<<grid, kThreads, 0, s>>>(p, c);
   }
-  // Every block draws tickets until one lands past the end: tiles + grid tickets in all.
-  st.next += (unsigned long long)tickets + (unsigned long long)grid;
+  // Every block draws tickets until one lands past the end, and one more (it draws ahead).
+  st.next += (unsigned long long)tickets + 2ull * (unsigned long long)grid;
   if (cudaGetLastError() != cudaSuccess) {
     st.free_all();  // the counter's position is unknown now: start over next time
     return SGPU_ERR_DEVICE;

@@ -47,17 +47,18 @@ struct Args {
 
 // ---- row-major: LCP ----------------------------------------------------------------------------
 template <class Tin, class Tout, int V, int DMAX>
-__global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
+__global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
   __shared__ Tout sm[2][kThreads * V];  // the scan across thread rows; then [cur ^ 1] holds the prefixes
-  __shared__ int64_t s_ticket, s_slot[2];
+  __shared__ int64_t s_ticket, s_kprime;
   const int tid = threadIdx.x;
   const int TX = 1 << p.tx_log, TY = 1 << p.ty_log;
   const int groups = (kThreads >> p.tx_log) >> p.ty_log;  // tiles per block at once (1 when chained)
   const int x = tid & (TX - 1), yb = tid >> p.tx_log;      // yb: thread row in the block
   const int g = yb >> p.ty_log, y = yb & (TY - 1);          // y: thread row in its tile
   const int TN = TX * V, TM = TY * p.d;
+  unsigned long long pending = c.first_ticket();
   for (;;) {
-    const int64_t ticket = c.next_ticket(&s_ticket);
+    const int64_t ticket = c.next_tile(&s_ticket, pending);
     if (ticket * groups >= p.tiles) return;
     const int64_t t0 = ticket * groups + g;
     const bool live = t0 < p.tiles;
@@ -80,14 +81,6 @@ __global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<T
 #pragma unroll
           for (int e = 0; e < V; ++e) v[r][e] = (Tout)0;
       }
-    // Look-back, phases 1-2, while those loads are in flight (chained tiles only: k >= 1 never
-    // happens in grouped mode, so the barriers inside are uniform).
-    bool quick = true;
-    typename Chain<Tout>::Look me{{(Tout)0, false}, {(Tout)0, false}};
-    if (k > 0) {
-      quick = c.find(k, s, s_slot);
-      me = c.start(k, s, s_slot);
-    }
     // (The thread's sum is carried along rather than read as v[d - 1]: a runtime index would put
     // v in local memory.)
     Tout tot[V];
@@ -117,31 +110,41 @@ __global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<T
     __syncthreads();
 
     // Chain the tiles of this strip (only where a later tile needs it or this one has a
-    // predecessor; never in grouped mode, where every tile is a whole strip).
-    const bool has_next = k + 1 < p.ktiles, wend = has_next && k % kWindow == kWindow - 1;
-    const Tout* ls = &sm[cur][(TY - 1) * TN];  // the tile's column sums (chained: one tile)
-    Tout* sp = sm[cur ^ 1];                    // the strip's prefix above the tile, then scratch
-    if (!quick) {  // publish LS for the tiles after this one, then wait for what is missing
+    // predecessor).
+    const bool has_next = k + 1 < p.ktiles;
+    const Tout* ls = &sm[cur][(TY - 1) * TN + x * V];  // the tile's column sums (chained: one tile)
+    Tout* sp = sm[cur ^ 1];                            // the strip's prefix above the tile, per column
+    if (k == 0) {
       if (has_next) {
-        if (tid < TN) __stcg(c.ls_of(t) + tid, ls[tid]);
+        if (y == 0)
+#pragma unroll
+          for (int e = 0; e < V; ++e) __stcg(c.gs_of(t) + x * V + e, ls[e]);
         __threadfence();
-        c.mark(t, kLS, -1);
+        c.mark(t, kGS);
       }
-      me = c.finish(k, s, s_slot, me, sp + TN, kThreads * V - TN);
-    }
-    if (k > 0 || has_next) {  // value tid: the prefix; LS, PW and at a window's end GW
-      if (tid < TN) {
-        if (k > 0) sp[tid] = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
-        if (has_next) {
-          const Tout pw = me.part.then(ls[tid]).v;
-          if (quick) __stcg(c.ls_of(t) + tid, ls[tid]);
-          __stcg(c.pw_of(t) + tid, pw);
-          if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s) + tid, me.gw.then(pw).v);
+    } else {
+      if (has_next) {
+        if (y == 0)
+#pragma unroll
+          for (int e = 0; e < V; ++e) __stcg(c.ls_of(t) + x * V + e, ls[e]);
+        __threadfence();
+        c.mark(t, kLS);
+      }
+      if (tid < 32) {
+        const int64_t kp = c.nearest_gs(k, s);
+        if (tid == 0) s_kprime = kp;
+      }
+      __syncthreads();
+      if (y == 0)
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+          const Tout P = c.prefix(s_kprime, k, s, x * V + e);
+          sp[x * V + e] = P;
+          if (has_next) __stcg(c.gs_of(t) + x * V + e, add(P, ls[e]));
         }
-      }
       if (has_next) {
         __threadfence();
-        c.mark(t, kPW, wend ? (k / kWindow) * c.strips + s : -1);
+        c.mark(t, kGS);
       } else {
         __syncthreads();
       }
@@ -221,16 +224,16 @@ __global__ void __launch_bounds__(kThreads) k_segments(Args<Tin, Tout> p) {
 
 // ---- column-major, long columns: tiles chained by look-back ------------------------------------
 template <class Tin, class Tout, int V>
-__global__ void __launch_bounds__(kThreads, 3) k_long(Args<Tin, Tout> p, Chain<Tout> c) {
+__global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout> c) {
   constexpr int U = kLongRows;
   constexpr int L = kLongWarps * U * 32 * V;  // elements per tile
   __shared__ Tout s_warp[kLongWarps];
   __shared__ Tout s_prefix;
-  __shared__ Tout s_buf[kThreads];  // look-back scratch
-  __shared__ int64_t s_ticket, s_slot[2];
+  __shared__ int64_t s_ticket;
   const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  unsigned long long pending = c.first_ticket();
   for (;;) {
-    const int64_t t = c.next_ticket(&s_ticket);
+    const int64_t t = c.next_tile(&s_ticket, pending);
     if (t >= p.tiles) return;
     const int64_t k = t / c.strips, s = t - k * c.strips;
     const int64_t b = s / p.n, j = s - b * p.n;
@@ -247,13 +250,6 @@ __global__ void __launch_bounds__(kThreads, 3) k_long(Args<Tin, Tout> p, Chain<T
 #pragma unroll
         for (int e = 0; e < V; ++e) row[r].x[e] = (Tout)0;
     }
-    // Look-back, phases 1-2, while those loads are in flight.
-    bool quick = true;
-    typename Chain<Tout>::Look me{{(Tout)0, false}, {(Tout)0, false}};
-    if (k > 0) {
-      quick = c.find(k, s, s_slot);
-      me = c.start(k, s, s_slot);
-    }
 #pragma unroll
     for (int r = 0; r < U; ++r) row[r].scan(lane, 32);
     Tout wsum = row[0].total;
@@ -262,32 +258,30 @@ __global__ void __launch_bounds__(kThreads, 3) k_long(Args<Tin, Tout> p, Chain<T
     if (lane == 0) s_warp[w] = wsum;
     __syncthreads();
 
-    const bool has_next = k + 1 < p.ktiles, wend = has_next && k % kWindow == kWindow - 1;
+    const bool has_next = k + 1 < p.ktiles;
     if (k > 0 || has_next) {
       Tout tile_sum = s_warp[0];
       for (int q = 1; q < kLongWarps; ++q) tile_sum = add(tile_sum, s_warp[q]);
-      if (!quick) {  // publish LS for the tiles after this one, then wait for what is missing
-        if (has_next) {
-          if (threadIdx.x == 0) __stcg(c.ls_of(t), tile_sum);
-          __threadfence();
-          c.mark(t, kLS, -1);
-        }
-        me = c.finish(k, s, s_slot, me, s_buf, kThreads);
-      }
-      if (threadIdx.x == 0) {  // the prefix; LS, PW and at a window's end GW
-        if (k > 0) s_prefix = (me.part.on ? me.gw.then(me.part.v) : me.gw).v;
-        if (has_next) {
-          const Tout pw = me.part.then(tile_sum).v;
-          if (quick) __stcg(c.ls_of(t), tile_sum);
-          __stcg(c.pw_of(t), pw);
-          if (wend) __stcg(c.gw_of((k / kWindow) * c.strips + s), me.gw.then(pw).v);
-        }
-      }
       if (has_next) {
+        if (threadIdx.x == 0) __stcg(k == 0 ? c.gs_of(t) : c.ls_of(t), tile_sum);
         __threadfence();
-        c.mark(t, kPW, wend ? (k / kWindow) * c.strips + s : -1);
-      } else {
-        __syncthreads();
+        c.mark(t, k == 0 ? kGS : kLS);
+      }
+      if (k > 0) {
+        if (w == 0) {
+          const int64_t kp = c.nearest_gs(k, s);
+          const Tout P = c.prefix_warp(kp, k, s);
+          if (lane == 0) {
+            s_prefix = P;
+            if (has_next) __stcg(c.gs_of(t), add(P, tile_sum));
+          }
+        }
+        if (has_next) {
+          __threadfence();
+          c.mark(t, kGS);
+        } else {
+          __syncthreads();
+        }
       }
     }
     Carry<Tout> run{(Tout)0, false};
