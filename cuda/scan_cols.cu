@@ -164,8 +164,11 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     const int words = (int)cdiv(p.n, V);
     const int d = std::min({DMAX, tn.rows_d, 1 << log2i(p.m < 8 ? p.m : 8)});
     const int64_t ty_need = int64_t(1) << log2i((int)std::min<int64_t>(cdiv(p.m, d), kThreads));
+    // (A chained tile's width tx * V stays <= kThreads / 2: its look-back gives each value a
+    // thread and uses the rest of the shared buffer for tile sums.)
+    const int tx_chain = std::min(tn.rows_tx, kThreads / 2 / V > 0 ? kThreads / 2 / V : 1);
     const int tx = (int)std::min<int64_t>(1 << log2i(words < kThreads ? words : kThreads),
-                                          std::max<int64_t>(tn.rows_tx, kThreads / ty_need));
+                                          std::max<int64_t>(tx_chain, kThreads / ty_need));
     const int ty = (int)std::min<int64_t>(kThreads / tx, ty_need);
     groups = kThreads / tx / ty;
     p.tx_log = log2i(tx);
