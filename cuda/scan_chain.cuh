@@ -71,7 +71,7 @@ struct Chain {
     if (threadIdx.x == 0) st_release(flag + id, epoch << 2 | state);
   }
 
-  // Block-wide look-back of tile k >= 1 on strip s: out[c] (shared, c < width) = GS(k') + LS(k'+1)
+  // Block-wide (deep) look-back of tile k >= 1 on strip s: out[c] (shared, c < width) = GS(k') + LS(k'+1)
   // + ... + LS(k-1), left to right, from the nearest k' whose GS is published. With one long strip
   // the published frontier trails by hundreds of tiles, so the whole block looks: 256 flags per
   // step (waiting until each of those tiles has published at least LS), then rounds of
@@ -113,6 +113,59 @@ struct Chain {
       __syncthreads();
     }
     if (tid < width) out[tid] = acc;
+    __syncthreads();
+  }
+
+  // The shallow variant, for many strips (a tile's predecessor was handed out `strips` tickets
+  // earlier, so it is nearly always done): one warp finds k', the value threads add.
+  // One full warp: the nearest k' < k on strip s whose GS is published, after waiting until every
+  // tile between it and k has published at least its LS. Tile 0 of a strip always publishes GS.
+  __device__ int64_t nearest_gs(int64_t k, int64_t s) const {
+    const int lane = threadIdx.x & 31;
+    for (int64_t top = k - 1;; top -= 32) {
+      const int64_t j = top - lane;
+      unsigned st = 0;
+      if (j >= 0) {
+        const unsigned* f = flag + j * strips + s;
+        unsigned v;
+        do v = ld_acquire(f);
+        while ((v >> 2) != epoch);
+        st = v & 3u;
+      }
+      const unsigned has_gs = __ballot_sync(0xffffffffu, st == kGS);
+      if (has_gs) return top - (__ffs(has_gs) - 1);
+    }
+  }
+
+  // Exclusive prefix of tile k (k >= 1) at value index c: GS(k') + LS(k'+1) + ... + LS(k-1), in
+  // that order. The loads go out eight at a time (the distance k - k' is often in the hundreds
+  // when one strip holds many tiles); the adds stay in order.
+  __device__ T prefix(int64_t kprime, int64_t k, int64_t s, int c) const {
+    T p = __ldcg(gs_of(kprime * strips + s) + c);
+    int64_t q = kprime + 1;
+    for (; q + 8 <= k; q += 8) {
+      T v[8];
+#pragma unroll
+      for (int u = 0; u < 8; ++u) v[u] = __ldcg(ls_of((q + u) * strips + s) + c);
+#pragma unroll
+      for (int u = 0; u < 8; ++u) p = core::Wrap<T>::add(p, v[u]);
+    }
+    for (; q < k; ++q) p = core::Wrap<T>::add(p, __ldcg(ls_of(q * strips + s) + c));
+    return p;
+  }
+
+  // The same for width 1, by a full warp: each lane loads one tile sum of a window of 32, and the
+  // sums are added in tile order through shuffles. Every lane returns the prefix.
+  __device__ T prefix_warp(int64_t kprime, int64_t k, int64_t s) const {
+    const int lane = threadIdx.x & 31;
+    T p = __ldcg(gs_of(kprime * strips + s));
+    for (int64_t q0 = kprime + 1; q0 < k; q0 += 32) {
+      const int64_t q = q0 + lane;
+      const T v = q < k ? __ldcg(ls_of(q * strips + s)) : T(0);
+      const int count = k - q0 < 32 ? (int)(k - q0) : 32;
+      for (int u = 0; u < count; ++u) p = core::Wrap<T>::add(p, __shfl_sync(0xffffffffu, v, u));
+    }
+    return p;
   }
 };
 

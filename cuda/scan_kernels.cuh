@@ -42,6 +42,7 @@ struct Args {
   // chained), rows per thread d, column strips per matrix.
   // k_segments: lanes per column 1 << g_log, rows u. k_long: tiles per column `ktiles`.
   int tx_log, ty_log, d, g_log, u;
+  bool deep;  // few strips: the look-back may reach far (block-wide), else the shallow one
   int64_t strips_per_matrix, ktiles, tiles;
 };
 
@@ -49,7 +50,7 @@ struct Args {
 template <class Tin, class Tout, int V, int DMAX>
 __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
   __shared__ Tout sm[2][kThreads * V];  // the scan across thread rows; then [cur ^ 1] holds the prefixes
-  __shared__ int64_t s_ticket;
+  __shared__ int64_t s_ticket, s_kprime;
   __shared__ int s_slot[kThreads / 32];
   const int tid = threadIdx.x;
   const int TX = 1 << p.tx_log, TY = 1 << p.ty_log;
@@ -131,8 +132,19 @@ __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout
         __threadfence();
         c.mark(t, kLS);
       }
-      c.look_back(k, s, sp, sp + TN, kThreads * V - TN, s_slot);  // sp[0..TN): the prefix
-      if (has_next && y == 0)
+      if (p.deep) {
+        c.look_back(k, s, sp, sp + TN, kThreads * V - TN, s_slot);  // sp[0..TN): the prefix
+      } else {
+        if (tid < 32) {
+          const int64_t kp = c.nearest_gs(k, s);
+          if (tid == 0) s_kprime = kp;
+        }
+        __syncthreads();
+        if (y == 0)
+#pragma unroll
+          for (int e = 0; e < V; ++e) sp[x * V + e] = c.prefix(s_kprime, k, s, x * V + e);
+      }
+      if (has_next && y == 0)  // (each thread reads the prefix values it wrote, or after a barrier)
 #pragma unroll
         for (int e = 0; e < V; ++e) __stcg(c.gs_of(t) + x * V + e, add(sp[x * V + e], ls[e]));
       if (has_next) {
@@ -217,7 +229,7 @@ __global__ void __launch_bounds__(kThreads) k_segments(Args<Tin, Tout> p) {
 
 // ---- column-major, long columns: tiles chained by look-back ------------------------------------
 template <class Tin, class Tout, int V>
-__global__ void __launch_bounds__(kThreads, 4) k_long(Args<Tin, Tout> p, Chain<Tout> c) {
+__global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout> c) {
   constexpr int U = kLongRows;
   constexpr int L = kLongWarps * U * 32 * V;  // elements per tile
   __shared__ Tout s_warp[kLongWarps];
@@ -263,7 +275,13 @@ __global__ void __launch_bounds__(kThreads, 4) k_long(Args<Tin, Tout> p, Chain<T
         c.mark(t, k == 0 ? kGS : kLS);
       }
       if (k > 0) {
-        c.look_back(k, s, &s_prefix, s_buf, kThreads, s_slot);
+        if (p.deep) {
+          c.look_back(k, s, &s_prefix, s_buf, kThreads, s_slot);
+        } else if (w == 0) {
+          const int64_t kp = c.nearest_gs(k, s);
+          const Tout P = c.prefix_warp(kp, k, s);
+          if (lane == 0) s_prefix = P;
+        }
         if (has_next && threadIdx.x == 0) __stcg(c.gs_of(t), add(s_prefix, tile_sum));
         if (has_next) {
           __threadfence();
