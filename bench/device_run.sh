@@ -20,8 +20,8 @@ grep -E "test_.*_gpu .*(Passed|Failed|Skipped)" "$out/ctest.log" | sed 's/^ *[0-
 if command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
   for t in test_gpu_seam "test_dgeev --backend gpu --quick" "test_dhseqr --backend gpu --quick" \
-           "test_zheev --backend gpu --quick" "test_hostile --backend gpu --quick"; do
-    for tool in memcheck racecheck; do
+           "test_zheev --backend gpu --quick" "test_hostile --backend gpu --quick" "test_scan --backend gpu --quick"; do
+    for tool in memcheck racecheck synccheck; do
       compute-sanitizer --tool $tool --error-exitcode 9 build/tests/$t >> "$out/sanitizer.log" 2>&1
       echo "compute-sanitizer $tool on $t: rc=$?"
     done
@@ -30,3 +30,4 @@ fi
 SGPU_BACKEND=gpu build/bench/sgpu_demo 2>&1 | tee "$out/demo_gpu.txt"
 build/bench/sgpu_bench 2>&1 | tee "$out/bench.txt" | tail -16
 build/bench/sgpu_demo 2>&1 | tee "$out/demo.txt"
+build/bench/sgpu_scan_bench 2>&1 | tee "$out/scan_bench.txt"

@@ -256,6 +256,16 @@ int main(int argc, char** argv) {
                                {"wide 2 x 2^24", 2, 1 << 24, 1},   {"wide 32 x 2^20", 32, 1 << 20, 1},
                                {"100000 x (32 x 32)", 32, 32, 100000}};
   if (quick) shapes = {{"1K x 1K", 1 << 10, 1 << 10, 1}, {"4K x 4K", 1 << 12, 1 << 12, 1}, {"tall 2^20 x 32", 1 << 20, 32, 1}};
+  {  // Per-call cost when the work is nil: what bounds the small sizes (back-to-back calls)
+    float *x = nullptr, *y = nullptr;
+    CK(cudaMalloc(&x, 64));
+    CK(cudaMalloc(&y, 64));
+    const double t_c = time_ms(2000, [&] { CK(cudaMemcpyAsync(y, x, 4, cudaMemcpyDeviceToDevice, stream)); });
+    const double t_s = time_ms(2000, [&] { sgpu_scan_cols(ctx, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, 1, 1, x, 1, 1, y, 1, 1, 1); });
+    std::printf("per call, 1 element: cudaMemcpyAsync %.2f us, sgpu_scan_cols %.2f us\n", 1e3 * t_c, 1e3 * t_s);
+    CK(cudaFree(x));
+    CK(cudaFree(y));
+  }
   std::printf("times in ms (mean of back-to-back runs); ratios to copy; repeat: runs differing bitwise from the first;\n"
               "err: worst |error| / (u sum|a|) on sampled columns\n");
   std::printf("| lay  | typ | shape                  |      copy |      sgpu | ratio |   cub-col |  ratio |     cub-T |  ratio | repeat | err |\n");
