@@ -70,6 +70,15 @@ struct Chain {
     __syncthreads();
     if (threadIdx.x == 0) st_release(flag + id, epoch << 2 | state);
   }
+  // One thread that stored the tile's values itself (release orders its own stores).
+  __device__ void mark_own(int64_t id, unsigned state) const { st_release(flag + id, epoch << 2 | state); }
+
+  // The speculative look-back, issued while the tile's own loads are in flight: whether the
+  // predecessor k - 1 has already published its GS (the common case with many strips, or once a
+  // strip's frontier has caught up). One thread per caller; the caller then loads the values.
+  __device__ bool predecessor_done(int64_t k, int64_t s) const {
+    return ld_acquire(flag + (k - 1) * strips + s) == (epoch << 2 | kGS);
+  }
 
   // Block-wide (deep) look-back of tile k >= 1 on strip s: out[c] (shared, c < width) = GS(k') + LS(k'+1)
   // + ... + LS(k-1), left to right, from the nearest k' whose GS is published. With one long strip

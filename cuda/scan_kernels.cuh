@@ -48,7 +48,7 @@ struct Args {
 
 // ---- row-major: LCP ----------------------------------------------------------------------------
 template <class Tin, class Tout, int V, int DMAX>
-__global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
+__global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
   __shared__ Tout sm[2][kThreads * V];  // the scan across thread rows; then [cur ^ 1] holds the prefixes
   __shared__ int64_t s_ticket, s_kprime;
   __shared__ int s_slot[kThreads / 32];
@@ -83,6 +83,16 @@ __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout
 #pragma unroll
           for (int e = 0; e < V; ++e) v[r][e] = (Tout)0;
       }
+    // Speculative look-back while those loads are in flight: the value threads (y == 0) take the
+    // predecessor's GS if it is published. (Its GS is GS(k-1) = prefix(k) by definition.)
+    Tout pre[V];
+    bool got = true;
+    if (k > 0 && y == 0) {
+      got = c.predecessor_done(k, s);
+      if (got)
+#pragma unroll
+        for (int e = 0; e < V; ++e) pre[e] = __ldcg(c.gs_of((k - 1) * c.strips + s) + x * V + e);
+    }
     // (The thread's sum is carried along rather than read as v[d - 1]: a runtime index would put
     // v in local memory.)
     Tout tot[V];
@@ -109,20 +119,25 @@ __global__ void __launch_bounds__(kThreads) k_rows(Args<Tin, Tout> p, Chain<Tout
       }
       cur ^= 1;
     }
-    __syncthreads();
+    const bool fast = __syncthreads_and(got);  // uniform: every value thread has its prefix
 
     // Chain the tiles of this strip (only where a later tile needs it or this one has a
-    // predecessor).
+    // predecessor). Fast path: publish GS at once, one barrier. Otherwise publish LS, look back.
     const bool has_next = k + 1 < p.ktiles;
     const Tout* ls = &sm[cur][(TY - 1) * TN + x * V];  // the tile's column sums (chained: one tile)
     Tout* sp = sm[cur ^ 1];                            // the strip's prefix above the tile, per column
-    if (k == 0) {
-      if (has_next) {
-        if (y == 0)
+    if (k == 0 || fast) {
+      if (y == 0)
 #pragma unroll
-          for (int e = 0; e < V; ++e) __stcg(c.gs_of(t) + x * V + e, ls[e]);
-        __threadfence();
+        for (int e = 0; e < V; ++e) {
+          if (k > 0) sp[x * V + e] = pre[e];
+          if (has_next) __stcg(c.gs_of(t) + x * V + e, k > 0 ? add(pre[e], ls[e]) : ls[e]);
+        }
+      if (has_next) {
+        if (y == 0) __threadfence();
         c.mark(t, kGS);
+      } else if (k > 0) {
+        __syncthreads();
       }
     } else {
       if (has_next) {
@@ -229,7 +244,7 @@ __global__ void __launch_bounds__(kThreads) k_segments(Args<Tin, Tout> p) {
 
 // ---- column-major, long columns: tiles chained by look-back ------------------------------------
 template <class Tin, class Tout, int V>
-__global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout> c) {
+__global__ void __launch_bounds__(kThreads, 4) k_long(Args<Tin, Tout> p, Chain<Tout> c) {
   constexpr int U = kLongRows;
   constexpr int L = kLongWarps * U * 32 * V;  // elements per tile
   __shared__ Tout s_warp[kLongWarps];
@@ -237,6 +252,7 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
   __shared__ Tout s_buf[kThreads];  // look-back scratch
   __shared__ int s_slot[kThreads / 32];
   __shared__ int64_t s_ticket;
+  __shared__ int s_got;
   const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   unsigned long long pending = c.first_ticket();
   for (;;) {
@@ -257,6 +273,11 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
 #pragma unroll
         for (int e = 0; e < V; ++e) row[r].x[e] = (Tout)0;
     }
+    // Speculative look-back while those loads are in flight (thread 0): the predecessor's GS.
+    if (threadIdx.x == 0) {
+      s_got = k > 0 && c.predecessor_done(k, s);
+      if (s_got) s_prefix = __ldcg(c.gs_of((k - 1) * c.strips + s));
+    }
 #pragma unroll
     for (int r = 0; r < U; ++r) row[r].scan(lane, 32);
     Tout wsum = row[0].total;
@@ -265,30 +286,31 @@ __global__ void __launch_bounds__(kThreads) k_long(Args<Tin, Tout> p, Chain<Tout
     if (lane == 0) s_warp[w] = wsum;
     __syncthreads();
 
+    // Chain: thread 0 stores and releases its own values (no barrier). Fast path (predecessor
+    // done, or k = 0): GS at once. Otherwise LS, the look-back, then GS.
     const bool has_next = k + 1 < p.ktiles;
     if (k > 0 || has_next) {
       Tout tile_sum = s_warp[0];
       for (int q = 1; q < kLongWarps; ++q) tile_sum = add(tile_sum, s_warp[q]);
-      if (has_next) {
-        if (threadIdx.x == 0) __stcg(k == 0 ? c.gs_of(t) : c.ls_of(t), tile_sum);
-        __threadfence();
-        c.mark(t, k == 0 ? kGS : kLS);
-      }
-      if (k > 0) {
+      if (k > 0 && !s_got) {  // (uniform: s_got was written before the barrier above)
+        if (has_next && threadIdx.x == 0) {
+          __stcg(c.ls_of(t), tile_sum);
+          c.mark_own(t, kLS);
+        }
         if (p.deep) {
           c.look_back(k, s, &s_prefix, s_buf, kThreads, s_slot);
-        } else if (w == 0) {
-          const int64_t kp = c.nearest_gs(k, s);
-          const Tout P = c.prefix_warp(kp, k, s);
-          if (lane == 0) s_prefix = P;
-        }
-        if (has_next && threadIdx.x == 0) __stcg(c.gs_of(t), add(s_prefix, tile_sum));
-        if (has_next) {
-          __threadfence();
-          c.mark(t, kGS);
         } else {
+          if (w == 0) {
+            const int64_t kp = c.nearest_gs(k, s);
+            const Tout P = c.prefix_warp(kp, k, s);
+            if (lane == 0) s_prefix = P;
+          }
           __syncthreads();
         }
+      }
+      if (has_next && threadIdx.x == 0) {
+        __stcg(c.gs_of(t), k > 0 ? add(s_prefix, tile_sum) : tile_sum);
+        c.mark_own(t, kGS);
       }
     }
     Carry<Tout> run{(Tout)0, false};
