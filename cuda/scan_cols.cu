@@ -23,6 +23,7 @@ using namespace cuda::scan;
 // per thread (d); TY = 256 / TX thread rows. SGPU_SCAN_TUNE="tx,d" overrides (for the sweep).
 constexpr int kRowsTX = 16;
 constexpr int kRowsD = 8;
+constexpr int kRowsMinTX = 2;  // narrowest chained tile: 2 words (32 bytes, one sector) per row
 
 struct Tune {
   int rows_tx = kRowsTX, rows_d = kRowsD;
@@ -145,6 +146,9 @@ bool aligned16(const void* p, int64_t ld, int64_t stride, int64_t batch, size_t 
 template <class Tin, class Tout, int V>
 int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Args<Tin, Tout> p) {
   constexpr int DMAX = V >= 8 ? 2 : 8;
+  // k_long: two 16-byte words per lane for 4-byte types (halves the shuffle scans per byte:
+  // column-major f32 32K went from 1.16x to ...x the copy, docs/performance.md).
+  constexpr int VL = (V > 1 && sizeof(Tin) == 4 && sizeof(Tout) == 4) ? 2 * V : V;
   if (!row_major && p.m <= 32 * V * kSegRows) {
     const int words = (int)cdiv(p.m, V);
     p.g_log = log2i(words < 32 ? words : 32);
@@ -167,8 +171,14 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     // (A chained tile's width tx * V stays <= kThreads / 2: its look-back gives each value a
     // thread and uses the rest of the shared buffer for tile sums.)
     const int tx_chain = std::min(tn.rows_tx, kThreads / 2 / V > 0 ? kThreads / 2 / V : 1);
-    const int tx = (int)std::min<int64_t>(1 << log2i(words < kThreads ? words : kThreads),
-                                          std::max<int64_t>(tx_chain, kThreads / ty_need));
+    int tx = (int)std::min<int64_t>(1 << log2i(words < kThreads ? words : kThreads),
+                                    std::max<int64_t>(tx_chain, kThreads / ty_need));
+    // Chained: narrower tiles until the strips outnumber the resident blocks, so that a tile's
+    // predecessor (handed out `strips` tickets earlier) is done and the fast path applies.
+    static const int rows_resident = resident_blocks(k_rows<Tin, Tout, V, DMAX>, dev);
+    while (tx > kRowsMinTX && (int64_t)kThreads / tx < ty_need &&
+           p.batch * cdiv(p.n, (int64_t)tx * V) < rows_resident)
+      tx /= 2;
     const int ty = (int)std::min<int64_t>(kThreads / tx, ty_need);
     groups = kThreads / tx / ty;
     p.tx_log = log2i(tx);
@@ -179,7 +189,7 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     p.ktiles = cdiv(p.m, (int64_t)ty * p.d);  // 1 whenever groups > 1
     c.strips = p.batch * p.strips_per_matrix;
   } else {
-    p.ktiles = cdiv(p.m, (int64_t)kLongWarps * kLongRows * 32 * V);
+    p.ktiles = cdiv(p.m, (int64_t)kLongWarps * kLongRows * 32 * VL);
     c.strips = p.batch * p.n;
   }
   p.tiles = p.ktiles * c.strips;
@@ -204,9 +214,9 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     grid = (int)(tickets < cap ? tickets : cap);
     k_rows<Tin, Tout, V, DMAX><<<grid, kThreads, 0, s>>>(p, c);
   } else {
-    static int cap = resident_blocks(k_long<Tin, Tout, V>, dev);
+    static int cap = resident_blocks(k_long<Tin, Tout, VL>, dev);
     grid = (int)(p.tiles < cap ? p.tiles : cap);
-    k_long<Tin, Tout, V><<<grid, kThreads, 0, s>>>(p, c);
+    k_long<Tin, Tout, VL><<<grid, kThreads, 0, s>>>(p, c);
   }
   // Every block draws tickets until one lands past the end, and one more (it draws ahead).
   st.next += (unsigned long long)tickets + 2ull * (unsigned long long)grid;
