@@ -149,7 +149,7 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
   // k_long: two 16-byte words per lane for 4-byte types (halves the shuffle scans per byte:
   // column-major f32 32K went from 1.16x to ...x the copy, docs/performance.md).
   constexpr int VL = (V > 1 && sizeof(Tin) == 4 && sizeof(Tout) == 4) ? 2 * V : V;
-  if (!row_major && p.m <= 32 * V * SegRows<V>::value) {
+  if (!row_major && p.m <= 32 * V * kSegRows) {
     const int words = (int)cdiv(p.m, V);
     p.g_log = log2i(words < 32 ? words : 32);
     p.u = (int)cdiv(p.m, (int64_t)V << p.g_log);

@@ -24,10 +24,6 @@ namespace scan {
 
 constexpr int kThreads = 256;  // threads per block of every scan kernel
 constexpr int kSegRows = 8;    // k_segments: rows of G*V elements a lane group holds at most
-template <int V>               // (fewer for 16-element words, to bound registers)
-struct SegRows {
-  static constexpr int value = V >= 8 ? 2 : kSegRows;
-};
 constexpr int kLongRows = 4;   // k_long: rows (U) per warp per tile
 constexpr int kLongWarps = kThreads / 32;
 
@@ -226,31 +222,22 @@ __global__ void __launch_bounds__(kThreads) k_segments(Args<Tin, Tout> p) {
     const int64_t b = live ? seg / p.n : 0, j = live ? seg - b * p.n : 0;
     const Tin* a = p.A + b * p.sA + j * p.lda;
     Tout* o = p.B + b * p.sB + j * p.ldb;
-    // All rows are loaded before any is stored (loads in flight together; in place is safe: the
-    // column is read and written by its own lanes only).
-    constexpr int R = SegRows<V>::value;
-    LaneRow<Tout, V> row[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r)
-      if (r < p.u) {
-        const int off = (r * G + l) * V;
-        const int avail = live ? p.m - off : 0;
-        if (avail > 0) load_row<Tin, Tout, V>(a + off, avail, row[r].x);
-        else
-#pragma unroll
-          for (int e = 0; e < V; ++e) row[r].x[e] = (Tout)0;
-      }
     Carry<Tout> run{(Tout)0, false};
 #pragma unroll
-    for (int r = 0; r < R; ++r)
+    for (int r = 0; r < kSegRows; ++r)
       if (r < p.u) {
         const int off = (r * G + l) * V;
         const int avail = live ? p.m - off : 0;
-        row[r].scan(l, G);
+        LaneRow<Tout, V> row;
+        if (avail > 0) load_row<Tin, Tout, V>(a + off, avail, row.x);
+        else
 #pragma unroll
-        for (int e = 0; e < V; ++e) row[r].x[e] = run.apply(row[r].ex.apply(row[r].x[e]));
-        if (avail > 0) store_row<Tout, V>(o + off, avail, row[r].x);
-        run = run.then(row[r].total);
+          for (int e = 0; e < V; ++e) row.x[e] = (Tout)0;
+        row.scan(l, G);
+#pragma unroll
+        for (int e = 0; e < V; ++e) row.x[e] = run.apply(row.ex.apply(row.x[e]));
+        if (avail > 0) store_row<Tout, V>(o + off, avail, row.x);
+        run = run.then(row.total);
       }
   }
 }
