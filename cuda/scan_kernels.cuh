@@ -48,7 +48,7 @@ struct Args {
 
 // ---- row-major: LCP ----------------------------------------------------------------------------
 template <class Tin, class Tout, int V, int DMAX>
-__global__ void __launch_bounds__(kThreads, 4) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
+__global__ void __launch_bounds__(kThreads, 3) k_rows(Args<Tin, Tout> p, Chain<Tout> c) {
   __shared__ Tout sm[2][kThreads * V];  // the scan across thread rows; then [cur ^ 1] holds the prefixes
   __shared__ int64_t s_ticket, s_kprime;
   __shared__ int s_slot[kThreads / 32];
