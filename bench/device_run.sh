@@ -18,6 +18,7 @@ grep -E "^ *[0-9]+: (test_[a-z_]+: backend|worst ratios|test_[a-z_]+: [0-9]+ che
 grep -E "tests passed|Skipped|Failed|SKIP:" "$out/ctest.log" | sort | uniq | head -30
 grep -E "test_.*_gpu .*(Passed|Failed|Skipped)" "$out/ctest.log" | sed 's/^ *[0-9]*\/[0-9]* //'
 if command -v compute-sanitizer >/dev/null; then
+  export SGPU_SCAN_PIECE_BYTES=65536  # as CTest: streamed host data in many pieces
   : > "$out/sanitizer.log"
   for t in test_gpu_seam "test_dgeev --backend gpu --quick" "test_dhseqr --backend gpu --quick" \
            "test_zheev --backend gpu --quick" "test_hostile --backend gpu --quick" "test_scan --backend gpu --quick"; do
@@ -27,6 +28,7 @@ if command -v compute-sanitizer >/dev/null; then
     done
   done
 fi
+unset SGPU_SCAN_PIECE_BYTES
 SGPU_BACKEND=gpu build/bench/sgpu_demo 2>&1 | tee "$out/demo_gpu.txt"
 build/bench/sgpu_bench 2>&1 | tee "$out/bench.txt" | tail -16
 build/bench/sgpu_demo 2>&1 | tee "$out/demo.txt"

@@ -7,6 +7,7 @@ out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; cat .device/commit 2>/dev/null; } | tee "$out/machine.txt"
 SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+export SGPU_SCAN_PIECE_BYTES=65536  # as CTest: host data cut into many streamed pieces
 for t in "test_scan --backend gpu" "test_gpu_seam" "test_args --backend gpu" "test_hostile --backend gpu"; do
   build/tests/$t > "$out/$(echo $t | tr ' ' _).log" 2>&1; echo "$t: rc=$?"; tail -2 "$out/$(echo $t | tr ' ' _).log"
 done
@@ -24,4 +25,6 @@ if [[ " $* " == *" --sweep "* ]]; then
     SGPU_SCAN_TUNE=$tune build/bench/sgpu_scan_bench --only row --repeats 3 | grep -E "K x|32 x|2 x|tall|100000"
   done 2>&1 | tee "$out/sweep.txt"
 fi
+unset SGPU_SCAN_PIECE_BYTES
 build/bench/sgpu_scan_bench ${SCAN_BENCH_ARGS:-} 2>&1 | tee "$out/scan_bench.txt"
+build/bench/sgpu_bench --only scan_cols 2>&1 | tee "$out/bench_scan_host.txt" | tail -4

@@ -95,6 +95,18 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
 // copies alone (2 x 64 MB at 7-55 GB/s for a 4096^2 float matrix) take longer than the CPU
 // backend's whole scan (1.1 ms on 16 cores), so AUTO keeps host data on the CPU.
 bool has_routine(Routine) { return true; }
+bool streams_host(Routine r) { return r == Routine::kScanCols; }
+
+int on_device(sgpu_context* ctx, const std::function<int()>& call) {
+  int prev = 0;
+  if (cudaGetDevice(&prev) != cudaSuccess || cudaSetDevice(ctx->device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  const int st = call();
+  cudaSetDevice(prev);
+  return st;
+}
 bool auto_ready(Routine r, bool device_data) { return r == Routine::kScanCols && device_data; }
 
 }  // namespace gpu

@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <mutex>
 
+#include "../lib/check.hpp"
+#include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
 #include "scan_kernels.cuh"
+#include "scan_stream.cuh"
 
 namespace sgpu {
 namespace gpu {
@@ -246,6 +249,70 @@ int scan_typed(ScanState& st, const Device& dev, cudaStream_t s, bool row_major,
   return launch<Tin, Tout, 1>(st, dev, s, row_major, p);
 }
 
+// Host operands: streamed in pieces over three streams (scan_stream.cuh), after the context's
+// stream (an event orders the pipeline behind work already queued there); returns when B is written.
+template <class Tin, class Tout>
+int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStream_t ctx_stream, bool rm, int m,
+                  int n, const void* A, int lda, int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch) {
+  using namespace scanstream;
+  const size_t sin = sizeof(Tin), sout = sizeof(Tout);
+  const bool shared = A == B;  // in place: one device buffer per stream (same element size)
+  struct Lane {
+    cudaStream_t s = nullptr;
+    void* dA = nullptr;
+    void* dB = nullptr;
+    ScanState st;
+  } lanes[kStreams];
+  int err = 0;
+  cudaEvent_t ready = nullptr;
+  if (cudaEventCreateWithFlags(&ready, cudaEventDisableTiming) != cudaSuccess ||
+      cudaEventRecord(ready, ctx_stream) != cudaSuccess)
+    err = SGPU_ERR_DEVICE;
+  for (Lane& l : lanes) {
+    if (err) break;
+    if (cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking) != cudaSuccess || cudaStreamWaitEvent(l.s, ready, 0) != cudaSuccess) {
+      err = SGPU_ERR_DEVICE;
+      break;
+    }
+    if (cudaMalloc(&l.dA, (size_t)plan.max_in) != cudaSuccess ||
+        (!shared && cudaMalloc(&l.dB, (size_t)plan.max_out) != cudaSuccess)) {
+      err = SGPU_ERR_DEVICE_ALLOC;
+      break;
+    }
+    if (shared) l.dB = l.dA;
+  }
+  const char* a0 = static_cast<const char*>(A);
+  char* b0 = static_cast<char*>(B);
+  for (int64_t i = 0; i < plan.pieces && !err; ++i) {
+    Lane& l = lanes[i % kStreams];
+    const Piece p = plan.piece(i, batch);
+    const int64_t height = p.nb * p.nl;  // copied lines: nb matrices of nl lines each (packed) or nl
+    const int64_t offA = p.b0 * strideA + p.line0 * lda + p.e0, offB = p.b0 * strideB + p.line0 * ldb + p.e0;
+    // The piece on the device: packed, ld = ne, nb matrices of nl lines.
+    const int dm = rm ? (int)p.nl : m, dn = rm ? (int)p.ne : (int)p.nl;
+    if (cudaMemcpy2DAsync(l.dA, p.ne * sin, a0 + offA * (int64_t)sin, (size_t)lda * sin, p.ne * sin, height,
+                          cudaMemcpyDefault, l.s) != cudaSuccess) {
+      err = SGPU_ERR_DEVICE;
+      break;
+    }
+    if ((err = scan_typed<Tin, Tout>(l.st, dev, l.s, rm, dm, dn, l.dA, (int)p.ne, p.ne * p.nl, l.dB, (int)p.ne,
+                                      p.ne * p.nl, p.nb)))
+      break;
+    if (cudaMemcpy2DAsync(b0 + offB * (int64_t)sout, (size_t)ldb * sout, l.dB, p.ne * sout, p.ne * sout, height,
+                          cudaMemcpyDefault, l.s) != cudaSuccess)
+      err = SGPU_ERR_DEVICE;
+  }
+  for (Lane& l : lanes) {
+    if (l.s && cudaStreamSynchronize(l.s) != cudaSuccess && !err) err = SGPU_ERR_DEVICE;
+    if (l.dA) cudaFree(l.dA);
+    if (l.dB && !shared) cudaFree(l.dB);
+    if (l.s) cudaStreamDestroy(l.s);
+  }
+  if (ready) cudaEventDestroy(ready);
+  (void)cudaGetLastError();
+  return err;
+}
+
 }  // namespace
 
 void release_context(sgpu_context* ctx) {
@@ -258,6 +325,31 @@ int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, 
   Device dev;
   if (int e = current_device(dev)) return e;
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
+  const bool rm = layout == SGPU_ROW_MAJOR;
+  if (classify(A) == MemKind::kHost || classify(B) == MemKind::kHost) {
+    const size_t sin = check::type_size(tin), sout = check::type_size(tout);
+    const scanstream::StreamPlan plan(rm, m, n, lda, strideA, ldb, strideB, batch, sin, sout);
+    if (plan.ok) {
+#define SGPU_SCAN_CASE(I, O, TI, TO) \
+  if (tin == I && tout == O)         \
+    return scan_streamed<TI, TO>(plan, dev, s, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
+      SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_32F, float, float)
+      SGPU_SCAN_CASE(SGPU_R_64F, SGPU_R_64F, double, double)
+      SGPU_SCAN_CASE(SGPU_R_32I, SGPU_R_32I, int32_t, int32_t)
+      SGPU_SCAN_CASE(SGPU_R_64I, SGPU_R_64I, int64_t, int64_t)
+      SGPU_SCAN_CASE(SGPU_R_8U, SGPU_R_32U, uint8_t, uint32_t)
+      SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_64F, float, double)
+#undef SGPU_SCAN_CASE
+    }
+    // Small matrices with gaps between them: staged whole, then the device path below.
+    const int64_t lines = rm ? m : n, len = rm ? n : m;
+    void *a = const_cast<void*>(A), *b = B;
+    const Operand ops[] = {{&a, span_bytes(batch, strideA, lda, len, lines, check::type_size(tin)), false},
+                           {&b, span_bytes(batch, strideB, ldb, len, lines, check::type_size(tout)), true}};
+    return with_device_operands(ctx, ops, 2, [&] {
+      return scan_cols(ctx, layout, tin, tout, m, n, a, lda, strideA, b, ldb, strideB, batch);
+    });
+  }
   // The context's state serves one call at a time; a concurrent call on the same context gets a
   // private one (freed when it returns: cudaFree waits for its kernel).
   std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
@@ -268,7 +360,6 @@ int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, 
     if (!ctx->gpu_scan) return SGPU_ERR_HOST_ALLOC;
     st = static_cast<ScanState*>(ctx->gpu_scan);
   }
-  const bool rm = layout == SGPU_ROW_MAJOR;
 #define SGPU_SCAN_CASE(I, O, TI, TO) \
   if (tin == I && tout == O) return scan_typed<TI, TO>(*st, dev, s, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
   SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_32F, float, float)

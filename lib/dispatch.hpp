@@ -75,6 +75,7 @@ int dispatch(sgpu_context* ctx, Routine r, std::initializer_list<Operand> ops, C
   if (b == SGPU_BACKEND_GPU) {
     if (gpu::device_count() == 0) return SGPU_ERR_NO_BACKEND;
     if (!gpu::has_routine(r)) return SGPU_ERR_NOT_SUPPORTED;
+    if (gpu::streams_host(r)) return gpu::on_device(ctx, [&] { return gpu_call(); });
     return gpu::with_device_operands(ctx, ops.begin(), ops.size(), [&] { return gpu_call(); });
   }
   return detail::with_host_staging(ops, cpu_call);

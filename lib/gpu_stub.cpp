@@ -9,6 +9,8 @@ int device_count() { return 0; }
 bool has_routine(Routine) { return false; }
 bool auto_ready(Routine, bool) { return false; }
 void release_context(sgpu_context*) {}
+bool streams_host(Routine) { return false; }
+int on_device(sgpu_context*, const std::function<int()>&) { return SGPU_ERR_NO_BACKEND; }
 MemKind classify(const void*) { return MemKind::kHost; }
 int copy(void*, const void*, size_t) { return SGPU_ERR_NO_BACKEND; }  // never called: nothing is device memory
 int with_device_operands(sgpu_context*, const Operand*, size_t, const std::function<int()>&) {

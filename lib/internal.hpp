@@ -59,6 +59,10 @@ int copy(void* dst, const void* src, size_t bytes);  // any direction (unified a
 // Runs call() on ctx's device with every host-memory operand replaced by a device copy of its
 // whole span (outputs copied back after a call that ran); device and managed memory used in place.
 int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, const std::function<int()>& call);
+// Routines whose GPU driver takes host memory itself (streaming it in chunks); dispatch then only
+// selects ctx's device around the call.
+bool streams_host(Routine r);
+int on_device(sgpu_context* ctx, const std::function<int()>& call);
 int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh,
            int64_t strideH, double* wr, double* wi, int64_t strideW, double* Z, int ldz, int64_t strideZ,
            int* info, int64_t batch);

@@ -4,7 +4,10 @@
 // extended-precision reference (the bound holds for any association order that sums each element
 // once); repeated runs must agree bitwise (the GPU's look-back must not depend on timing: 20 runs
 // of the shapes whose columns span several tiles). Leading dimensions both padded (ld = rows + 2:
-// element-wise access on the GPU) and aligned (ld = rows rounded up to 16: 16-byte vectors).
+// element-wise access on the GPU) and aligned (ld = rows rounded up to 16: 16-byte vectors; the
+// matrices then follow one another without gaps, a packed batch). Host data on the GPU backend is
+// streamed in pieces: CTest sets SGPU_SCAN_PIECE_BYTES small for the GPU run so that these shapes
+// are cut into many pieces (runs of columns, of row ranges, of whole matrices).
 #include "common.hpp"
 
 #include <cstdint>
@@ -27,7 +30,7 @@ void run_case(Harness& h, int tin, int tout, int layout, int m, int n, int64_t n
   const bool rm = layout == SGPU_ROW_MAJOR;
   const int rows = rm ? n : m, cols = rm ? m : n;  // storage shape: "rows" is the contiguous extent
   const int ld = aligned ? (rows + 15) / 16 * 16 : rows + 2;
-  const int64_t stride = (int64_t)ld * cols + (aligned ? 16 : 5);
+  const int64_t stride = (int64_t)ld * cols + (aligned ? 0 : 5);  // aligned: packed batch
   const size_t len = (size_t)((nb - 1) * stride + (int64_t)ld * cols);
   std::vector<Tin> a(len);
   for (auto& x : a) x = random_value<Tin>(h);

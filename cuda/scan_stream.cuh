@@ -1,0 +1,89 @@
+// Host operands of sgpu_scan_cols, streamed: the work is cut into independent pieces, and each
+// piece goes H2D copy -> scan -> D2H copy on one of three streams, so one piece's copies overlap
+// the others' copies and kernels (two copy engines, one each way). 2-D copies touch only matrix
+// entries (the gaps between columns and between matrices are never written), and device memory
+// stays bounded by three pieces. Pieces:
+//  - packed batches (stride == ld * lines for A and B): runs of whole matrices, one 2-D copy each;
+//  - otherwise matrices of at least a piece: column-major, runs of columns; row-major, runs of
+//    columns too (all rows of a column range: the scan runs down the rows, the range across).
+//    Smaller unpacked matrices are staged whole (StreamPlan::ok false).
+// Each stream has its own look-back state (tickets are counted per stream).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+namespace sgpu {
+namespace gpu {
+namespace scanstream {
+
+constexpr int kStreams = 3;
+// Input bytes per piece: 16 MB (PCIe at ~55 GB/s: ~0.3 ms a piece; three in flight). Not tuned.
+// SGPU_SCAN_PIECE_BYTES overrides it (the GPU test sets it small, so that its shapes are cut).
+inline int64_t piece_bytes() {
+  static const int64_t v = [] {
+    const char* e = std::getenv("SGPU_SCAN_PIECE_BYTES");
+    const long long x = e ? std::atoll(e) : 0;
+    return x >= 64 ? (int64_t)x : int64_t(16) << 20;
+  }();
+  return v;
+}
+
+struct Piece {
+  int64_t b0, nb;      // matrices
+  int64_t line0, nl;   // lines (storage columns) of each matrix
+  int64_t e0, ne;      // elements along each line
+};
+
+// The cut of one call. `rows`/`lines`: storage shape of a matrix (contiguous extent, count).
+struct StreamPlan {
+  bool ok = false;
+  bool packed = false;
+  int64_t per = 0;       // matrices per piece (packed) or lines/elements per piece
+  int64_t pieces = 0;
+  int64_t rows = 0, lines = 0;
+  bool row_major = false;
+  int64_t max_in = 0, max_out = 0;  // device buffer bytes
+
+  StreamPlan(bool rm, int m, int n, int lda, int64_t sA, int ldb, int64_t sB, int64_t batch, size_t sin, size_t sout)
+      : rows(rm ? n : m), lines(rm ? m : n), row_major(rm) {
+    const int64_t mat = rows * lines * (int64_t)sin;
+    packed = batch == 1 || (sA == (int64_t)lda * lines && sB == (int64_t)ldb * lines);
+    if (packed && mat < piece_bytes()) {
+      per = std::max<int64_t>(1, piece_bytes() / std::max<int64_t>(mat, 1));
+      pieces = (batch + per - 1) / per;
+      max_in = std::min(per, batch) * mat;
+      max_out = max_in / (int64_t)sin * (int64_t)sout;
+      ok = true;
+      return;
+    }
+    packed = false;
+    if (mat < piece_bytes()) return;  // small unpacked matrices: staged whole instead
+    if (!rm) {  // runs of columns
+      per = std::max<int64_t>(1, piece_bytes() / (rows * (int64_t)sin));
+      pieces = batch * ((lines + per - 1) / per);
+      max_in = std::min(per, lines) * rows * (int64_t)sin;
+      max_out = std::min(per, lines) * rows * (int64_t)sout;
+    } else {  // runs of columns of a row-major matrix: all rows, `per` elements of each (x16)
+      per = std::max<int64_t>(16, piece_bytes() / (lines * (int64_t)sin) / 16 * 16);
+      pieces = batch * ((rows + per - 1) / per);
+      max_in = std::min(per, rows) * lines * (int64_t)sin;
+      max_out = std::min(per, rows) * lines * (int64_t)sout;
+    }
+    ok = true;
+  }
+
+  Piece piece(int64_t i, int64_t batch) const {
+    if (packed) return Piece{i * per, std::min(per, batch - i * per), 0, lines, 0, rows};
+    const int64_t along = row_major ? rows : lines, per_mat = (along + per - 1) / per;
+    const int64_t b = i / per_mat, k = i % per_mat, lo = k * per, cnt = std::min(per, along - lo);
+    if (!row_major) return Piece{b, 1, lo, cnt, 0, rows};
+    return Piece{b, 1, 0, lines, lo, cnt};
+  }
+};
+
+}  // namespace scanstream
+}  // namespace gpu
+}  // namespace sgpu
