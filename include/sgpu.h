@@ -125,7 +125,8 @@ SGPU_API int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n,
  * Floating-point sums are bitwise reproducible run to run on each backend; the backends differ in
  * association order (docs/design.md gives both and the error bound). On the GPU backend with A and
  * B in device memory the call is asynchronous, ordered on the context's stream (as cuBLAS); with
- * host memory it returns when B is written. AUTO runs it on the GPU for device data only. */
+ * host memory it streams the data through the GPU in pieces and returns when B is written. AUTO
+ * runs it on the GPU for device data only. */
 SGPU_API int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_type_t type_out,
                             int m, int n, const void *A, int lda, int64_t strideA,
                             void *B, int ldb, int64_t strideB, int64_t batch);
