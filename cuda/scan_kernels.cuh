@@ -219,7 +219,14 @@ __global__ void __launch_bounds__(kThreads) k_segments(Args<Tin, Tout> p) {
   for (int64_t first = warp * per_warp; first < segments; first += warps * per_warp) {  // warp-uniform
     const int64_t seg = first + q;
     const bool live = seg < segments;
-    const int64_t b = live ? seg / p.n : 0, j = live ? seg - b * p.n : 0;
+    // Matrix and column of the segment: a 64-bit division costs more than a short column's
+    // whole scan, so one matrix needs none and fewer than 2^32 segments a 32-bit one.
+    int64_t b = 0, j = live ? seg : 0;
+    if (p.batch > 1 && live) {
+      if (segments <= 0xffffffffll) b = (unsigned)seg / (unsigned)p.n;
+      else b = seg / p.n;
+      j = seg - b * p.n;
+    }
     const Tin* a = p.A + b * p.sA + j * p.lda;
     Tout* o = p.B + b * p.sB + j * p.ldb;
     Carry<Tout> run{(Tout)0, false};
