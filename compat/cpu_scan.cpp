@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "batch_loop.hpp"
+#include "../lib/scan_types.hpp"
 #include "core/scan.hpp"
 
 namespace sgpu {
@@ -42,13 +43,9 @@ int scan_typed(sgpu_context* ctx, bool row_major, int m, int n, const void* A, i
 int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, int m, int n, const void* A, int lda,
               int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch) {
   const bool rm = layout == SGPU_ROW_MAJOR;
-  if (tin == SGPU_R_32F && tout == SGPU_R_32F) return scan_typed<float, float>(ctx, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
-  if (tin == SGPU_R_64F && tout == SGPU_R_64F) return scan_typed<double, double>(ctx, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
-  if (tin == SGPU_R_32I && tout == SGPU_R_32I) return scan_typed<int32_t, int32_t>(ctx, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
-  if (tin == SGPU_R_64I && tout == SGPU_R_64I) return scan_typed<int64_t, int64_t>(ctx, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
-  if (tin == SGPU_R_8U && tout == SGPU_R_32U) return scan_typed<uint8_t, uint32_t>(ctx, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
-  if (tin == SGPU_R_32F && tout == SGPU_R_64F) return scan_typed<float, double>(ctx, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
-  return SGPU_ERR_NOT_SUPPORTED;  // unreachable: the argument check admits only the pairs above
+  return with_scan_types(tin, tout, [&](auto in, auto out) {
+    return scan_typed<decltype(in), decltype(out)>(ctx, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
+  });
 }
 
 }  // namespace cpu

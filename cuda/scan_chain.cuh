@@ -70,6 +70,16 @@ struct Chain {
     __syncthreads();
     if (threadIdx.x == 0) st_release(flag + id, epoch << 2 | state);
   }
+  // The state of tile j of strip s once it has published at least its LS (0 for j < 0).
+  __device__ unsigned state_once_published(int64_t j, int64_t s) const {
+    if (j < 0) return 0;
+    const unsigned* f = flag + j * strips + s;
+    unsigned v;
+    do v = ld_acquire(f);
+    while ((v >> 2) != epoch);
+    return v & 3u;
+  }
+
   // One thread that stored the tile's values itself (release orders its own stores).
   __device__ void mark_own(int64_t id, unsigned state) const { st_release(flag + id, epoch << 2 | state); }
 
@@ -91,14 +101,7 @@ struct Chain {
     int64_t kp = -1;
     for (int64_t top = k - 1; kp < 0; top -= blockDim.x) {
       const int64_t j = top - tid;
-      unsigned st = 0;
-      if (j >= 0) {
-        const unsigned* f = flag + j * strips + s;
-        unsigned v;
-        do v = ld_acquire(f);
-        while ((v >> 2) != epoch);
-        st = v & 3u;
-      }
+      const unsigned st = state_once_published(j, s);
       const unsigned has_gs = __ballot_sync(0xffffffffu, st == kGS);
       if (lane == 0) slot[w] = has_gs ? __ffs(has_gs) - 1 : 32;
       __syncthreads();
@@ -133,14 +136,7 @@ struct Chain {
     const int lane = threadIdx.x & 31;
     for (int64_t top = k - 1;; top -= 32) {
       const int64_t j = top - lane;
-      unsigned st = 0;
-      if (j >= 0) {
-        const unsigned* f = flag + j * strips + s;
-        unsigned v;
-        do v = ld_acquire(f);
-        while ((v >> 2) != epoch);
-        st = v & 3u;
-      }
+      const unsigned st = state_once_published(j, s);
       const unsigned has_gs = __ballot_sync(0xffffffffu, st == kGS);
       if (has_gs) return top - (__ffs(has_gs) - 1);
     }

@@ -12,6 +12,7 @@
 #include "../lib/check.hpp"
 #include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
+#include "../lib/scan_types.hpp"
 #include "scan_kernels.cuh"
 #include "scan_stream.cuh"
 
@@ -329,18 +330,11 @@ int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, 
   if (classify(A) == MemKind::kHost || classify(B) == MemKind::kHost) {
     const size_t sin = check::type_size(tin), sout = check::type_size(tout);
     const scanstream::StreamPlan plan(rm, m, n, lda, strideA, ldb, strideB, batch, sin, sout);
-    if (plan.ok) {
-#define SGPU_SCAN_CASE(I, O, TI, TO) \
-  if (tin == I && tout == O)         \
-    return scan_streamed<TI, TO>(plan, dev, s, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
-      SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_32F, float, float)
-      SGPU_SCAN_CASE(SGPU_R_64F, SGPU_R_64F, double, double)
-      SGPU_SCAN_CASE(SGPU_R_32I, SGPU_R_32I, int32_t, int32_t)
-      SGPU_SCAN_CASE(SGPU_R_64I, SGPU_R_64I, int64_t, int64_t)
-      SGPU_SCAN_CASE(SGPU_R_8U, SGPU_R_32U, uint8_t, uint32_t)
-      SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_64F, float, double)
-#undef SGPU_SCAN_CASE
-    }
+    if (plan.ok)
+      return with_scan_types(tin, tout, [&](auto in, auto out) {
+        return scan_streamed<decltype(in), decltype(out)>(plan, dev, s, rm, m, n, A, lda, strideA, B, ldb, strideB,
+                                                          batch);
+      });
     // Small matrices with gaps between them: staged whole, then the device path below.
     const int64_t lines = rm ? m : n, len = rm ? n : m;
     void *a = const_cast<void*>(A), *b = B;
@@ -360,16 +354,9 @@ int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, 
     if (!ctx->gpu_scan) return SGPU_ERR_HOST_ALLOC;
     st = static_cast<ScanState*>(ctx->gpu_scan);
   }
-#define SGPU_SCAN_CASE(I, O, TI, TO) \
-  if (tin == I && tout == O) return scan_typed<TI, TO>(*st, dev, s, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
-  SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_32F, float, float)
-  SGPU_SCAN_CASE(SGPU_R_64F, SGPU_R_64F, double, double)
-  SGPU_SCAN_CASE(SGPU_R_32I, SGPU_R_32I, int32_t, int32_t)
-  SGPU_SCAN_CASE(SGPU_R_64I, SGPU_R_64I, int64_t, int64_t)
-  SGPU_SCAN_CASE(SGPU_R_8U, SGPU_R_32U, uint8_t, uint32_t)
-  SGPU_SCAN_CASE(SGPU_R_32F, SGPU_R_64F, float, double)
-#undef SGPU_SCAN_CASE
-  return SGPU_ERR_NOT_SUPPORTED;  // unreachable: the argument check admits only the pairs above
+  return with_scan_types(tin, tout, [&](auto in, auto out) {
+    return scan_typed<decltype(in), decltype(out)>(*st, dev, s, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
+  });
 }
 
 }  // namespace gpu
