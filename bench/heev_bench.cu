@@ -16,15 +16,8 @@
 #include <string>
 
 #include "common.hpp"
+#include "cuda_common.cuh"
 
-#define CK(x)                                                                                   \
-  do {                                                                                          \
-    cudaError_t e_ = (x);                                                                       \
-    if (e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
 
 using namespace bench;
 
@@ -202,16 +195,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--small")) small = true;
     else if (!std::strcmp(argv[i], "--only-n") && i + 1 < argc) only = std::atoi(argv[++i]);
   }
-  int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-    std::printf("no GPU: nothing to measure\n");
-    return 0;
-  }
   cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  CK(cudaEventCreate(&ev0));
-  CK(cudaEventCreate(&ev1));
+  if (!open_gpu(prop, stream, ev0, ev1)) return 0;
   if (cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS || cusolverDnSetStream(solver, stream) != CUSOLVER_STATUS_SUCCESS)
     return 1;
   if (sgpu_context_create(&gctx) || sgpu_context_set_backend(gctx, SGPU_BACKEND_GPU) || sgpu_context_set_stream(gctx, stream))

@@ -26,16 +26,9 @@
 #include <string>
 #include <vector>
 
+#include "cuda_common.cuh"
 #include "sgpu.h"
 
-#define CK(x)                                                                                   \
-  do {                                                                                          \
-    cudaError_t e_ = (x);                                                                       \
-    if (e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
 
 namespace {
 
@@ -234,17 +227,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats_arg = std::atoi(argv[++i]);
   }
-  int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-    std::printf("no GPU: nothing to measure\n");
-    return 0;
-  }
   cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
+  if (!bench::open_gpu(prop, stream, ev0, ev1)) return 0;
   std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-  CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  CK(cudaEventCreate(&ev0));
-  CK(cudaEventCreate(&ev1));
   if (sgpu_context_create(&ctx) || sgpu_context_set_backend(ctx, SGPU_BACKEND_GPU) || sgpu_context_set_stream(ctx, stream))
     return 1;
   if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS || cublasSetStream(blas, stream) != CUBLAS_STATUS_SUCCESS) return 1;
