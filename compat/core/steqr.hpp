@@ -144,14 +144,55 @@ SGPU_HD void rot_sequence(const Team& t, int nz, Mat1<T> z, int c0, int mm, Vec1
   t.sync();
 }
 
-// d[1..n], e[1..n-1]; wantz: Z (nz x n) is multiplied by the eigenvector matrix. Returns info as
-// dsteqr (number of off-diagonals that failed to converge after 30 n sweeps).
+// Where a sweep's rotations go. The chain below writes rotation i of a sweep to cw()[i], sw()[i]
+// and then calls apply(c0, mm, forward) (dlasr('R', 'V', forward ? 'F' : 'B') on columns
+// c0..c0+mm-1); at the end it calls swap(i, k) for each exchange of the final sort. RotApply
+// applies at once with the team (the CPU and the warp paths); the GPU block path hands sweeps to
+// other warps instead (cuda/heev_block.cu). RotNone: no vectors.
 template <class Team, class T>
-SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double> e, int nz, Mat1<T> z,
-                  Vec1<double> cw, Vec1<double> sw) {
+struct RotApply {
+  const Team& t;
+  int nz;
+  Mat1<T> z;
+  Vec1<double> c, s;
+  static constexpr bool kWant = true;
+  SGPU_HD Vec1<double> cw() const { return c; }
+  SGPU_HD Vec1<double> sw() const { return s; }
+  SGPU_HD void apply(int c0, int mm, bool forward) const {
+    t.sync();
+    rot_sequence(t, nz, z, c0, mm, c, s, forward);
+  }
+  SGPU_HD void swap(int i, int k) const {
+    for (int r = t.first(1); r <= nz; r += t.step()) {
+      T tmp = z(r, i);
+      z(r, i) = z(r, k);
+      z(r, k) = tmp;
+    }
+  }
+  SGPU_HD void done() const { t.sync(); }
+};
+struct RotNone {
+  static constexpr bool kWant = false;
+  SGPU_HD Vec1<double> cw() const { return Vec1<double>{nullptr, 1}; }
+  SGPU_HD Vec1<double> sw() const { return Vec1<double>{nullptr, 1}; }
+  SGPU_HD void apply(int, int, bool) const {}
+  SGPU_HD void swap(int, int) const {}
+  SGPU_HD void done() const {}
+};
+
+// d[1..n], e[1..n-1]; rot receives the rotations (see RotApply). Returns info as dsteqr (number
+// of off-diagonals that failed to converge after 30 n sweeps). The scalar recurrences on d/e are
+// run identically by every member of the calling team.
+template <class Team, class Rot>
+SGPU_HD int steqr_chain(const Team& t, int n, Vec1<double> d, Vec1<double> e, const Rot& rot) {
+  constexpr bool wantz = Rot::kWant;
   const double eps = Mach::eps, eps2 = eps * eps;
   const double safmin = Mach::safmin;
-  if (n <= 1) return 0;
+  (void)t;
+  if (n <= 1) {
+    rot.done();
+    return 0;
+  }
   const int nmaxit = n * SGPU_CORE_STEQR_MAXIT;
   int jtot = 0;
   int l1 = 1;
@@ -208,10 +249,9 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
           double rt1, rt2, c, s;
           laev2(d[l], e[l], d[l + 1], rt1, rt2, c, s);
           if (wantz) {
-            cw[l] = c;
-            sw[l] = s;
-            t.sync();
-            rot_sequence(t, nz, z, l, 2, cw, sw, false);
+            rot.cw()[l] = c;
+            rot.sw()[l] = s;
+            rot.apply(l, 2, false);
           }
           d[l] = rt1;
           d[l + 1] = rt2;
@@ -238,14 +278,11 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
           d[i + 1] = g + p;
           g = c * r - b;
           if (wantz) {
-            cw[i] = c;
-            sw[i] = -s;
+            rot.cw()[i] = c;
+            rot.sw()[i] = -s;
           }
         }
-        if (wantz) {
-          t.sync();
-          rot_sequence(t, nz, z, l, m - l + 1, cw, sw, false);
-        }
+        if (wantz) rot.apply(l, m - l + 1, false);
         d[l] = d[l] - p;
         e[l] = g;
       }
@@ -272,10 +309,9 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
           double rt1, rt2, c, s;
           laev2(d[l - 1], e[l - 1], d[l], rt1, rt2, c, s);
           if (wantz) {
-            cw[m] = c;
-            sw[m] = s;
-            t.sync();
-            rot_sequence(t, nz, z, l - 1, 2, cw, sw, true);
+            rot.cw()[m] = c;
+            rot.sw()[m] = s;
+            rot.apply(l - 1, 2, true);
           }
           d[l - 1] = rt1;
           d[l] = rt2;
@@ -301,14 +337,11 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
           d[i] = g + p;
           g = c * r - b;
           if (wantz) {
-            cw[i] = c;
-            sw[i] = s;
+            rot.cw()[i] = c;
+            rot.sw()[i] = s;
           }
         }
-        if (wantz) {
-          t.sync();
-          rot_sequence(t, nz, z, m, l - m + 1, cw, sw, true);
-        }
+        if (wantz) rot.apply(m, l - m + 1, true);
         d[l] = d[l] - p;
         e[l - 1] = g;
       }
@@ -319,6 +352,7 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
       int info = 0;
       for (int i = 1; i <= n - 1; ++i)
         if (e[i] != 0.0) ++info;
+      rot.done();
       return info;
     }
   }
@@ -334,17 +368,19 @@ SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double>
     if (k != i) {
       d[k] = d[i];
       d[i] = p;
-      if (wantz) {
-        for (int r = t.first(1); r <= nz; r += t.step()) {
-          T tmp = z(r, i);
-          z(r, i) = z(r, k);
-          z(r, k) = tmp;
-        }
-      }
+      rot.swap(i, k);
     }
   }
-  t.sync();
+  rot.done();
   return 0;
+}
+
+// dsteqr: wantz multiplies Z (nz x n) by the eigenvector matrix; cw, sw hold one sweep.
+template <class Team, class T>
+SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double> e, int nz, Mat1<T> z,
+                  Vec1<double> cw, Vec1<double> sw) {
+  if (wantz) return steqr_chain(t, n, d, e, RotApply<Team, T>{t, nz, z, cw, sw});
+  return steqr_chain(t, n, d, e, RotNone{});
 }
 
 
