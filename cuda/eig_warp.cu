@@ -13,6 +13,7 @@
 #include "../compat/core/heev.hpp"
 #include "../compat/core/hseqr.hpp"
 #include "../lib/internal.hpp"
+#include "heev_block.hpp"
 #include "team.cuh"
 
 namespace sgpu {
@@ -83,7 +84,8 @@ struct DeviceBuffer {
 };
 
 // Launches launch(grid, block, stream, workspace, ws_per) for `batch` matrices, one warp each,
-// with ws_per doubles of device workspace per warp; then counts info != 0. 0..batch or SGPU_ERR_*.
+// with ws_per doubles of device workspace per warp (launch returns 0 or SGPU_ERR_*); then counts
+// info != 0. 0..batch or SGPU_ERR_*.
 template <class Launch>
 int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch launch) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
@@ -104,7 +106,7 @@ int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch laun
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE_ALLOC;
   }
-  launch(grid, 32 * kWarpsPerBlock, s, static_cast<double*>(ws.p), ws_per);
+  if (int e = launch(grid, 32 * kWarpsPerBlock, s, static_cast<double*>(ws.p), ws_per)) return e;
   if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
   std::vector<int> h(batch);
   if (cudaMemcpyAsync(h.data(), info, sizeof(int) * batch, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
@@ -125,6 +127,7 @@ int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, dou
   return run(ctx, batch, 0, info, [&](int grid, int block, cudaStream_t s, double*, int64_t) {
     k_dhseqr<<<grid, block, 0, s>>>(is(job, 'S'), cz, n, ilo, ihi, H, ldh, strideH, wr, wi, strideW, Z, ldz, strideZ,
                                     info, batch);
+    return 0;
   });
 }
 
@@ -134,16 +137,23 @@ int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, 
   return run(ctx, batch, core::geev_work(n), info, [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
     k_dgeev<<<grid, block, 0, s>>>(is(jobvl, 'V'), is(jobvr, 'V'), n, A, lda, strideA, wr, wi, strideW, VL, ldvl,
                                    strideVL, VR, ldvr, strideVR, info, batch, ws, per);
+    return 0;
   });
 }
 
 int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
           int64_t strideW, int* info, int64_t batch) {
   const bool wantz = is(jobz, 'V');
+  // Medium n: one block per matrix (heev_block.cu); small n: the warp path.
+  if (heev_block::serves(n))
+    return run(ctx, batch, 0, info, [&](int, int, cudaStream_t, double*, int64_t) {
+      return heev_block::launch(ctx, wantz, is(uplo, 'L'), n, A, lda, strideA, w, strideW, info, batch);
+    });
   return run(ctx, batch, core::heev_work(n, wantz), info,
              [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
                k_zheev<<<grid, block, 0, s>>>(wantz, is(uplo, 'L'), n, static_cast<core::zc*>(A), lda, strideA, w,
                                               strideW, info, batch, ws, per);
+               return 0;
              });
 }
 

@@ -12,6 +12,7 @@
 #include "../lib/check.hpp"
 #include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
+#include "heev_block.hpp"
 #include "../lib/scan_types.hpp"
 #include "scan_kernels.cuh"
 #include "scan_stream.cuh"
@@ -317,6 +318,7 @@ int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStr
 }  // namespace
 
 void release_context(sgpu_context* ctx) {
+  heev_block::release(ctx);
   delete static_cast<ScanState*>(ctx->gpu_scan);
   ctx->gpu_scan = nullptr;
 }

@@ -32,5 +32,39 @@ struct WarpTeam {
   }
 };
 
+// Sum over a full warp; the same bits in every lane (the butterfly adds the same pairs in each).
+__device__ __forceinline__ double warp_sum(double x) {
+  for (int o = 16; o > 0; o /= 2) x += __shfl_xor_sync(0xffffffffu, x, o);
+  return x;
+}
+
+// The whole block as a core team: scalar work redundant in every thread, reductions in a fixed
+// order (lanes by butterfly, then warps 0, 1, ...), so every thread gets the same bits.
+struct BlockTeam {
+  double* red;  // one double per warp, shared
+  __device__ int first(int lo) const { return lo + (int)threadIdx.x; }
+  __device__ int step() const { return (int)blockDim.x; }
+  __device__ bool owns(int lo, int i) const { return i >= lo && (i - lo) % (int)blockDim.x == (int)threadIdx.x; }
+  __device__ bool leader() const { return threadIdx.x == 0; }
+  __device__ void sync() const { __syncthreads(); }
+  __device__ double sum(double x) const {
+    x = warp_sum(x);
+    return combine(x, false);
+  }
+  __device__ double max(double x) const {
+    for (int o = 16; o > 0; o /= 2) x = fmax(x, __shfl_xor_sync(0xffffffffu, x, o));
+    return combine(x, true);
+  }
+  __device__ double combine(double x, bool is_max) const {
+    const int nw = (int)blockDim.x / 32;
+    __syncthreads();  // red is free: every thread has read the previous reduction
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x / 32] = x;
+    __syncthreads();
+    double s = red[0];
+    for (int w = 1; w < nw; ++w) s = is_max ? fmax(s, red[w]) : s + red[w];
+    return s;
+  }
+};
+
 }  // namespace cuda
 }  // namespace sgpu

@@ -33,7 +33,8 @@ const double unfl = std::numeric_limits<double>::min();
 struct Harness {
   sgpu_context_t ctx = nullptr;
   bool gpu = false;
-  bool quick = false;  // small sizes only (for valgrind)
+  bool quick = false;       // small sizes only (for valgrind)
+  std::vector<int> sizes;   // --sizes 33,64,200: these orders only (tests that take it; sanitizer runs)
   uint64_t seed = 0;
   std::mt19937_64 rng;
   int failures = 0, checks = 0;
@@ -45,6 +46,12 @@ struct Harness {
       if (!std::strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
       else if (!std::strcmp(argv[i], "--quick")) quick = true;
       else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+      else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc)
+        for (char* p = argv[++i]; *p;) {
+          sizes.push_back((int)std::strtol(p, &p, 10));
+          if (*p == ',') ++p;
+          else if (*p) break;
+        }
     }
     if (const char* s = std::getenv("SGPU_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
     if (!seed) seed = (uint64_t)std::chrono::high_resolution_clock::now().time_since_epoch().count() % 1000000007ull;

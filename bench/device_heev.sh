@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# One call on the GPU machine for zheev work: build for sm_90, the zheev-related GPU tests, the
+# sanitizers on the block path's sizes, and the heev benchmark (HEEV_BENCH_ARGS, default --small).
+# Run from the repository root after `source .device/prep.sh`; logs go to $OUT.
+set -uo pipefail
+out=${OUT:-/tmp/sgpu-out}
+mkdir -p "$out"
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; cat .device/commit 2>/dev/null; } | tee "$out/machine.txt"
+SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+(cd build && ctest -V -R "zheev|hostile|nonconvergence|c_abi" -L gpu) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
+grep -E "worst ratios|tests passed|FAIL" "$out/ctest.log" | head -30
+if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  : > "$out/sanitizer.log"
+  for t in "test_zheev --backend gpu --sizes 33,64,200" "test_hostile --backend gpu"; do
+    for tool in memcheck racecheck synccheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 build/tests/$t >> "$out/sanitizer.log" 2>&1
+      echo "compute-sanitizer $tool on $t: rc=$?"
+    done
+  done
+fi
+build/bench/sgpu_heev_bench ${HEEV_BENCH_ARGS:---small} 2>&1 | tee "$out/heev_bench.txt"

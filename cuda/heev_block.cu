@@ -1,0 +1,523 @@
+// zheev on the GPU for medium n: one thread block per matrix (seed 002's assignment), in four
+// phases inside one kernel.
+//   1. Householder tridiagonalization (zhetd2, uplo L) of a full Hermitian working copy, in the
+//      fused form: one pass over the trailing matrix per step both applies the previous step's
+//      rank-2 update and accumulates this step's product y = A v, so each step reads and writes
+//      the trailing matrix once (threads own rows: every access coalesced).
+//   2. jobz V: the unitary factor formed in place (zungtr/zung2r), one warp per column.
+//   3. The real symmetric tridiagonal (phase-scaled as seed 002 §3) by implicit QL/QR: warp 0 runs
+//      the core's scalar chain (compat/core/steqr.hpp, one code for all backends) and hands each
+//      sweep's rotations through a ring of shared-memory slots to the other warps, which apply them
+//      to the rows of a real Z (in shared memory when it fits) while the chain computes the next
+//      sweep. jobz N: the core's root-free chain (dsterf) on one thread.
+//   4. jobz V: eigenvectors = Q diag(phases) Z(:, sort order), written into the caller's A.
+// The scalar pieces (zlarfg, the QL/QR chains) are the core's; the matrix-level loops are laid out
+// for a block here. Per-matrix results never depend on other matrices: a NaN or a failed
+// iteration affects only its own block.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "../compat/core/reflect.hpp"
+#include "../compat/core/steqr.hpp"
+#include "../lib/internal.hpp"
+#include "heev_block.hpp"
+#include "team.cuh"
+
+namespace sgpu {
+namespace gpu {
+namespace heev_block {
+
+using core::Mat1;
+using core::Vec;
+using core::Vec1;
+using core::zc;
+using cuda::BlockTeam;
+using cuda::warp_sum;
+
+namespace {
+
+// ---- tuning (measured: docs/performance.md, "zheev block path") --------------------------------
+constexpr int kThreads = 256;     // one block per matrix
+constexpr int kRing = 4;          // sweeps in flight between the chain and the appliers
+constexpr int kGemmCols = 8;      // eigenvector columns per thread in phase 4
+constexpr int kBarFull = 1;       // named barriers kBarFull + slot, kBarEmpty + slot (0 is __syncthreads)
+constexpr int kBarEmpty = 1 + kRing;
+static_assert(kBarEmpty + kRing <= 16, "16 hardware barriers per block");
+
+__device__ __forceinline__ void bar_sync(int id, int count) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory"); }
+__device__ __forceinline__ void bar_arrive(int id, int count) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+
+// Shared memory of one block, carved from the dynamic allocation.
+struct Smem {
+  double *red, *d, *er, *ph, *ring;
+  zc *tau, *va, *vb, *wv, *ypart;
+  int *hdr, *perm, *info;
+  double* z;  // Z when it lives in shared memory
+};
+
+__host__ __device__ inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+// Doubles of shared memory for n (without Z), in the order carve() lays them out.
+__host__ __device__ inline int64_t smem_doubles(int n) {
+  const int64_t yp = 2 * (int64_t)(n > kThreads ? n : kThreads);
+  return 32 + 3 * (int64_t)n + 2 * (int64_t)kRing * n + 8 * (int64_t)n + yp + (3 * kRing + n + 2 + 1) / 2 + 1;
+}
+
+__device__ Smem carve(double* base, int n, bool z_shared) {
+  Smem s;
+  double* p = base;
+  s.red = p; p += 32;
+  s.d = p; p += n;
+  s.er = p; p += n;
+  s.ph = p; p += n;
+  s.ring = p; p += 2 * kRing * n;
+  s.tau = reinterpret_cast<zc*>(p); p += 2 * n;
+  s.va = reinterpret_cast<zc*>(p); p += 2 * n;
+  s.vb = reinterpret_cast<zc*>(p); p += 2 * n;
+  s.wv = reinterpret_cast<zc*>(p); p += 2 * n;
+  const int yp = n > kThreads ? n : kThreads;
+  s.ypart = reinterpret_cast<zc*>(p); p += 2 * yp;
+  int* ip = reinterpret_cast<int*>(p);
+  s.hdr = ip; ip += 3 * kRing;
+  s.perm = ip; ip += n;
+  s.info = ip; ip += 2;
+  p += (3 * kRing + n + 2 + 1) / 2 + 1;
+  s.z = z_shared ? p : nullptr;
+  return s;
+}
+
+struct Args {
+  int n;
+  bool wantz, lower;
+  zc* A;
+  int lda;
+  int64_t sA;
+  double* w;
+  int64_t sW;
+  int* info;
+  zc* W;       // n x n working copy per block (ld n)
+  double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
+};
+
+// ---- phase 3: the chain's sweeps handed to the applier warps ------------------------------------
+
+// Rotation policy of core::steqr_chain for warp 0: each sweep goes to a ring slot; the named
+// barrier kBarFull+slot releases it to the appliers, kBarEmpty+slot gives the slot back.
+struct RingProducer {
+  double* ring;
+  int* hdr;
+  int* perm;
+  int n, nthreads;
+  mutable int k;  // sweeps published
+  static constexpr bool kWant = true;
+  __device__ Vec1<double> cw() const { return Vec1<double>{ring + (int64_t)(k % kRing) * 2 * n, 1}; }
+  __device__ Vec1<double> sw() const { return Vec1<double>{ring + (int64_t)(k % kRing) * 2 * n + n, 1}; }
+  __device__ void publish(int c0, int mm, int fwd) const {
+    const int s = k % kRing;
+    if ((threadIdx.x & 31) == 0) {
+      hdr[3 * s] = c0;
+      hdr[3 * s + 1] = mm;
+      hdr[3 * s + 2] = fwd;
+    }
+    __syncwarp();
+    bar_arrive(kBarFull + s, nthreads);
+    ++k;
+    // Before the chain writes sweep k into its slot, the appliers must be done with sweep k - kRing.
+    if (k >= kRing) bar_sync(kBarEmpty + k % kRing, nthreads);
+  }
+  __device__ void apply(int c0, int mm, bool forward) const { publish(c0, mm, forward ? 1 : 0); }
+  __device__ void swap(int i, int j) const {
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0) {
+      const int t = perm[i - 1];
+      perm[i - 1] = perm[j - 1];
+      perm[j - 1] = t;
+    }
+    __syncwarp();
+  }
+  __device__ void done() const {
+    publish(0, 0, 0);  // stop record
+    // Wait for the appliers' last sweeps (and match every arrival on the EMPTY barriers).
+    for (int j = k - kRing + 1 > 0 ? k - kRing + 1 : 0; j < k; ++j) bar_sync(kBarEmpty + j % kRing, nthreads);
+  }
+};
+
+// Applier side: rows r = first, first + stride, ... of Z; dlasr('R', 'V', dir) on each row with
+// the row's running element kept in a register.
+__device__ void apply_sweeps(const Smem& s, Mat1<double> z, int n, int first, int stride, int nthreads) {
+  for (int j = 0;; ++j) {
+    const int slot = j % kRing;
+    bar_sync(kBarFull + slot, nthreads);
+    const int c0 = s.hdr[3 * slot], mm = s.hdr[3 * slot + 1], fwd = s.hdr[3 * slot + 2];
+    const double* cw = s.ring + (int64_t)slot * 2 * n - 1;  // 1-based
+    const double* sw = cw + n;
+    if (mm > 0) {
+      for (int r = first; r <= n; r += stride) {
+        if (fwd) {
+          double x = z(r, c0);
+          for (int q = 1; q <= mm - 1; ++q) {
+            const double ct = cw[c0 + q - 1], st = sw[c0 + q - 1];
+            const double temp = z(r, c0 + q);
+            z(r, c0 + q - 1) = st * temp + ct * x;
+            x = ct * temp - st * x;
+          }
+          z(r, c0 + mm - 1) = x;
+        } else {
+          double x = z(r, c0 + mm - 1);
+          for (int q = mm - 1; q >= 1; --q) {
+            const double ct = cw[c0 + q - 1], st = sw[c0 + q - 1];
+            const double zj = z(r, c0 + q - 1);
+            z(r, c0 + q) = ct * x - st * zj;
+            x = st * x + ct * zj;
+          }
+          z(r, c0) = x;
+        }
+      }
+    }
+    bar_arrive(kBarEmpty + slot, nthreads);
+    if (mm == 0) return;
+  }
+}
+
+// ---- phase 1: fused tridiagonalization ----------------------------------------------------------
+
+// W (full Hermitian, n x n) -> d, |e|, tau, reflectors below the subdiagonal of W; e's signs go to
+// the phases ph (real +-1 here: zlarfg's beta is real).
+__device__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n) {
+  const int tid = threadIdx.x, T = blockDim.x;
+  zc* vp = s.va - 1;  // 1-based: pending update's v (rows k..n)
+  zc* vk = s.vb - 1;  // this step's v (rows k+1..n)
+  zc* wp = s.wv - 1;  // pending update's w
+  bool pending = false;  // vp, wp are zero before the first step
+  for (int k = 1; k <= n - 1; ++k) {
+    const int m = n - k;
+    // (a) Bring column k up to date.
+    if (pending)
+      for (int r = k + tid; r <= n; r += T) {
+        zc x = W(r, k) - (vp[r] * core::conj(wp[k]) + wp[r] * core::conj(vp[k]));
+        if (r == k) x.im = 0.0;
+        W(r, k) = x;
+      }
+    __syncthreads();
+    if (tid == 0) s.d[k - 1] = W(k, k).re;
+    // (b) Its reflector.
+    zc tk;
+    const double beta = core::zlarfg(t, m, W(k + 1, k), core::col(W, k + 2 <= n ? k + 2 : n, k), tk);
+    for (int r = k + 1 + tid; r <= n; r += T) vk[r] = r == k + 1 ? zc{1.0, 0.0} : W(r, k);
+    if (tid == 0) {
+      s.er[k - 1] = beta;  // signed here; split into |beta| and phases after the loop
+      s.tau[k - 1] = tk;
+    }
+    __syncthreads();
+    // (c) One pass over the trailing matrix: A -= v w^H + w v^H (previous step), y += A v.
+    // Thread (rs, g) owns rows k+1+rs (+RS...) and columns k+1+g (+G...).
+    const int RS = T < round_up(m, 32) ? T : round_up(m, 32), G = T / RS;
+    const int rs = tid % RS, g = tid / RS;
+    if (g < G)
+      for (int r = k + 1 + rs; r <= n; r += RS) {
+        const zc vpr = vp[r], wpr = wp[r];
+        zc acc{0.0, 0.0};
+        int c = k + 1 + g;
+        // Four columns at a time: all loads issued before the stores.
+        for (; c + 3 * G <= n; c += 4 * G) {
+          zc a[4];
+#pragma unroll
+          for (int u = 0; u < 4; ++u) a[u] = W(r, c + u * G);
+#pragma unroll
+          for (int u = 0; u < 4; ++u) {
+            const int cu = c + u * G;
+            zc x = a[u] - (vpr * core::conj(wp[cu]) + wpr * core::conj(vp[cu]));
+            if (r == cu) x.im = 0.0;
+            W(r, cu) = x;
+            acc = acc + x * vk[cu];
+          }
+        }
+        for (; c <= n; c += G) {
+          zc x = W(r, c) - (vpr * core::conj(wp[c]) + wpr * core::conj(vp[c]));
+          if (r == c) x.im = 0.0;
+          W(r, c) = x;
+          acc = acc + x * vk[c];
+        }
+        s.ypart[g * m + (r - k - 1)] = acc;
+      }
+    __syncthreads();
+    // (d) y = tau A v; w = y - (tau/2)(y^H v) v becomes the pending update.
+    zc dot{0.0, 0.0};
+    for (int r = k + 1 + tid; r <= n; r += T) {
+      zc y{0.0, 0.0};
+      for (int q = 0; q < G; ++q) y = y + s.ypart[q * m + (r - k - 1)];
+      y = tk * y;
+      wp[r] = y;
+      dot = dot + core::conj(y) * vk[r];
+    }
+    dot.re = t.sum(dot.re);
+    dot.im = t.sum(dot.im);
+    const zc alph = (-0.5) * (tk * dot);
+    for (int r = k + 1 + tid; r <= n; r += T) wp[r] = wp[r] + alph * vk[r];
+    zc* tmp = vp;
+    vp = vk;
+    vk = tmp;
+    pending = true;
+    __syncthreads();
+  }
+  if (tid == 0) {
+    zc x = W(n, n);
+    if (pending) x = x - (vp[n] * core::conj(wp[n]) + wp[n] * core::conj(vp[n]));
+    s.d[n - 1] = x.re;
+    // Phase scaling (seed 002 §3, core::phase_scale): T = D Tr D^H with Tr's off-diagonals |e|.
+    double p = 1.0;
+    s.ph[0] = 1.0;
+    for (int k = 1; k <= n - 1; ++k) {
+      const double b = s.er[k - 1];
+      if (b < 0.0) p = -p;
+      s.ph[k] = p;
+      s.er[k - 1] = fabs(b);
+    }
+  }
+  __syncthreads();
+}
+
+// ---- phase 2: Q in place (zungtr, uplo L) ---------------------------------------------------------
+
+// Reflector i (i = 1..n-1) is v = (1, W(i+2:n, i)) on rows i+1..n with tau[i]. zung2r on the
+// (n-1) x (n-1) trailing block, reading reflector i from column i while column i+1 receives Q's.
+__device__ void form_q(const Smem& s, Mat1<zc> W, int n) {
+  const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
+  zc* v = s.vb - 1;
+  for (int i = n - 1; i >= 1; --i) {
+    const zc ti = s.tau[i - 1];
+    for (int r = i + 1 + tid; r <= n; r += T) v[r] = r == i + 1 ? zc{1.0, 0.0} : W(r, i);
+    __syncthreads();
+    // H(i) applied from the left to W(i+1:n, i+2:n): one warp per column.
+    for (int c = i + 2 + warp; c <= n; c += nw) {
+      double sr = 0.0, si = 0.0;
+      for (int r = i + 1 + lane; r <= n; r += 32) {
+        const zc x = core::conj(v[r]) * W(r, c);
+        sr += x.re;
+        si += x.im;
+      }
+      const zc sc = ti * zc{warp_sum(sr), warp_sum(si)};
+      for (int r = i + 1 + lane; r <= n; r += 32) W(r, c) = W(r, c) - v[r] * sc;
+    }
+    for (int r = 1 + tid; r <= n; r += T)
+      W(r, i + 1) = r <= i ? zc{0.0, 0.0} : r == i + 1 ? zc{1.0 - ti.re, -ti.im} : (-1.0) * (ti * v[r]);
+    __syncthreads();
+  }
+  for (int r = 1 + tid; r <= n; r += T) W(r, 1) = zc{r == 1 ? 1.0 : 0.0, 0.0};
+  __syncthreads();
+}
+
+// ---- phase 4: X = Q diag(ph) Z(:, perm) into A ------------------------------------------------------
+
+__device__ void back_transform(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<zc> A, int n) {
+  const int tid = threadIdx.x, T = blockDim.x;
+  const int RS = T < round_up(n, 32) ? T : round_up(n, 32), G = T / RS;
+  const int rs = tid % RS, g = tid / RS;
+  if (g >= G) return;
+  const int chunks = (n + kGemmCols - 1) / kGemmCols;
+  for (int r = 1 + rs; r <= n; r += RS)
+    for (int q = g; q < chunks; q += G) {
+      int pc[kGemmCols];
+#pragma unroll
+      for (int j = 0; j < kGemmCols; ++j) {
+        const int c = q * kGemmCols + j;
+        pc[j] = c < n ? s.perm[c] : s.perm[n - 1];
+      }
+      double ar[kGemmCols] = {}, ai[kGemmCols] = {};
+      for (int k = 1; k <= n; ++k) {
+        const zc wq = W(r, k);
+        const double p = s.ph[k - 1];
+        const double qr = p * wq.re, qi = p * wq.im;
+#pragma unroll
+        for (int j = 0; j < kGemmCols; ++j) {
+          const double zz = z(k, pc[j]);
+          ar[j] += qr * zz;
+          ai[j] += qi * zz;
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < kGemmCols; ++j) {
+        const int c = q * kGemmCols + j + 1;
+        if (c <= n) A(r, c) = zc{ar[j], ai[j]};
+      }
+    }
+}
+
+// ---- the kernel ------------------------------------------------------------------------------------
+
+__global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
+  extern __shared__ double smem[];
+  const int n = a.n, tid = threadIdx.x, T = blockDim.x;
+  const Smem s = carve(smem, n, a.Zg == nullptr);
+  const BlockTeam t{s.red};
+  const int64_t b = blockIdx.x;
+  Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
+  Mat1<zc> W{a.W + b * (int64_t)n * n, 1, n};
+  double* w = a.w + b * a.sW;
+
+  // Working copy: the referenced triangle mirrored into a full Hermitian matrix (the diagonal's
+  // imaginary parts are not referenced, as in LAPACK); NaN/Inf screen and max-abs norm.
+  double bad = 0.0, anrm = 0.0;
+  for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
+    const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
+    if (a.lower ? r < c : r > c) continue;
+    zc x = A(r, c);
+    if (r == c) x.im = 0.0;
+    if (!core::finite(x.re) || !core::finite(x.im)) bad = 1.0;
+    anrm = core::dmax(anrm, core::zabs(x));
+    W(r, c) = x;
+    W(c, r) = core::conj(x);
+  }
+  bad = t.max(bad);
+  anrm = t.max(anrm);
+  if (bad != 0.0) {
+    for (int i = 1 + tid; i <= n; i += T) w[i - 1] = NAN;
+    if (a.wantz)
+      for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) A((int)(idx % n) + 1, (int)(idx / n) + 1) = zc{NAN, NAN};
+    if (tid == 0) a.info[b] = n;
+    return;
+  }
+  // Scale to an allowable range, as zheev.
+  const double smlnum = core::Mach::safmin / core::Mach::ulp, bignum = 1.0 / smlnum;
+  const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
+  double sigma = 1.0;
+  if (anrm > 0.0 && anrm < rmin)
+    sigma = rmin / anrm;
+  else if (anrm > rmax)
+    sigma = rmax / anrm;
+  if (sigma != 1.0)
+    for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
+      zc& x = W((int)(idx % n) + 1, (int)(idx / n) + 1);
+      x = sigma * x;
+    }
+  // The first step has no pending update: its vectors are zero (an exact no-op).
+  for (int i = tid; i < n; i += T) s.va[i] = s.wv[i] = zc{0.0, 0.0};
+  __syncthreads();
+
+  tridiagonalize(t, s, W, n);
+  const Vec1<double> d{s.d, 1}, er{s.er, 1};
+  int info;
+  if (!a.wantz) {
+    if (tid == 0) s.info[0] = core::sterf(core::TeamOne{}, n, d, er);
+    __syncthreads();
+    info = s.info[0];
+  } else {
+    form_q(s, W, n);
+    Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
+    for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
+      const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
+      z(r, c) = r == c ? 1.0 : 0.0;
+    }
+    for (int i = tid; i < n; i += T) s.perm[i] = i + 1;
+    __syncthreads();
+    if (tid < 32) {
+      const RingProducer rot{s.ring, s.hdr, s.perm, n, T, 0};
+      const int inf = core::steqr_chain(cuda::WarpTeam<32>::make(), n, d, er, rot);
+      if (tid == 0) s.info[0] = inf;
+    } else {
+      apply_sweeps(s, z, n, tid - 32 + 1, T - 32, T);
+    }
+    __syncthreads();
+    info = s.info[0];
+    back_transform(s, W, z, A, n);
+  }
+  // Eigenvalues, unscaled (only the converged ones when info > 0, as zheev).
+  const int imax = info == 0 ? n : info - 1;
+  for (int i = 1 + tid; i <= n; i += T) w[i - 1] = (sigma != 1.0 && i <= imax) ? s.d[i - 1] / sigma : s.d[i - 1];
+  if (tid == 0) a.info[b] = info;
+}
+
+// Device workspace cached in the context between calls (grown on demand).
+struct Workspace {
+  void* p = nullptr;
+  size_t bytes = 0;
+  ~Workspace() {
+    if (p) cudaFree(p);
+  }
+  int reserve(size_t want) {
+    if (want <= bytes) return 0;
+    if (p) cudaFree(p);
+    p = nullptr;
+    bytes = 0;
+    if (cudaMalloc(&p, want) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return SGPU_ERR_DEVICE_ALLOC;
+    }
+    bytes = want;
+    return 0;
+  }
+};
+
+constexpr size_t kMaxWorkspaceBytes = size_t(2) << 30;  // one call's working copies, at most
+
+}  // namespace
+
+bool serves(int n) { return n >= kMinN && n <= kMaxN; }
+
+int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w,
+           int64_t strideW, int* info, int64_t batch) {
+  cudaStream_t st = static_cast<cudaStream_t>(ctx->stream);
+  int dev = 0, optin = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+    return SGPU_ERR_DEVICE;
+  const size_t base = sizeof(double) * (size_t)smem_doubles(n);
+  const size_t zbytes = sizeof(double) * (size_t)n * n;
+  const bool z_shared = wantz && base + zbytes <= (size_t)optin;
+  const size_t shmem = base + (z_shared ? zbytes : 0);
+  if (shmem > (size_t)optin) return SGPU_ERR_DEVICE;
+  if (cudaFuncSetAttribute(k_heev_block, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shmem) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  const size_t per = sizeof(zc) * (size_t)n * n + (wantz && !z_shared ? zbytes : 0);
+  int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(kMaxWorkspaceBytes / per)));
+  chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
+
+  // The cached workspace when the context is free; a private one when another call holds it.
+  std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
+  Workspace priv;
+  Workspace* ws = &priv;
+  if (lock.owns_lock()) {
+    if (!ctx->gpu_eig) ctx->gpu_eig = new Workspace;
+    ws = static_cast<Workspace*>(ctx->gpu_eig);
+    // The cached buffer may still be in use by an earlier asynchronous call on this stream:
+    // stream order protects it, but regrowing frees it, so wait first.
+    if (ws->bytes < per * (size_t)chunk && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
+  }
+  if (int e = ws->reserve(per * (size_t)chunk)) return e;
+  char* base_ws = static_cast<char*>(ws->p);
+  for (int64_t b0 = 0; b0 < batch; b0 += chunk) {
+    const int64_t nb = std::min(chunk, batch - b0);
+    Args args;
+    args.n = n;
+    args.wantz = wantz;
+    args.lower = lower;
+    args.A = static_cast<zc*>(A) + b0 * strideA;
+    args.lda = lda;
+    args.sA = strideA;
+    args.w = w + b0 * strideW;
+    args.sW = strideW;
+    args.info = info + b0;
+    args.W = reinterpret_cast<zc*>(base_ws);
+    args.Zg = wantz && !z_shared ? reinterpret_cast<double*>(base_ws + sizeof(zc) * (size_t)n * n * nb) : nullptr;
+    k_heev_block<<<(unsigned)nb, kThreads, shmem, st>>>(args);
+    if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+  }
+  // A private workspace is freed on return: wait for the kernels that use it.
+  if (ws == &priv && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
+  return 0;
+}
+
+void release(sgpu_context* ctx) {
+  delete static_cast<Workspace*>(ctx->gpu_eig);
+  ctx->gpu_eig = nullptr;
+}
+
+}  // namespace heev_block
+}  // namespace gpu
+}  // namespace sgpu
