@@ -5,7 +5,7 @@
 //      rank-2 update and accumulates this step's product y = A v, so each step reads and writes
 //      the trailing matrix once (threads own rows: every access coalesced).
 //   2. jobz V: the unitary factor formed in place (zungtr/zung2r), one warp per column.
-//   3. The real symmetric tridiagonal (phase-scaled as seed 002 §3) by implicit QL/QR: warp 0 runs
+//   3. The real symmetric tridiagonal (phase-scaled as seed 002 §3) by implicit QL/QR: one thread runs
 //      the core's scalar chain (compat/core/steqr.hpp, one code for all backends) and hands each
 //      sweep's rotations through a ring of shared-memory slots to the other warps, which apply them
 //      to the rows of a real Z (in shared memory when it fits) while the chain computes the next
@@ -46,9 +46,13 @@ constexpr int kBarFull = 1;       // named barriers kBarFull + slot, kBarEmpty +
 constexpr int kBarEmpty = 1 + kRing;
 static_assert(kBarEmpty + kRing <= 16, "16 hardware barriers per block");
 
-__device__ __forceinline__ void bar_sync(int id, int count) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory"); }
+// Named barriers, non-aligned forms: lane 0 of warp 0 (the chain) and the other lanes of its warp
+// (appliers with no rows) reach them from different code.
+__device__ __forceinline__ void bar_sync(int id, int count) {
+  asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
 __device__ __forceinline__ void bar_arrive(int id, int count) {
-  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+  asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
 
 // Shared memory of one block, carved from the dynamic allocation.
@@ -105,8 +109,9 @@ struct Args {
 
 // ---- phase 3: the chain's sweeps handed to the applier warps ------------------------------------
 
-// Rotation policy of core::steqr_chain for warp 0: each sweep goes to a ring slot; the named
-// barrier kBarFull+slot releases it to the appliers, kBarEmpty+slot gives the slot back.
+// Rotation policy of core::steqr_chain for the chain's thread (lane 0 of warp 0): each sweep goes
+// to a ring slot; the named barrier kBarFull+slot releases it to the appliers (every other thread),
+// kBarEmpty+slot gives the slot back.
 struct RingProducer {
   double* ring;
   int* hdr;
@@ -118,12 +123,9 @@ struct RingProducer {
   __device__ Vec1<double> sw() const { return Vec1<double>{ring + (int64_t)(k % kRing) * 2 * n + n, 1}; }
   __device__ void publish(int c0, int mm, int fwd) const {
     const int s = k % kRing;
-    if ((threadIdx.x & 31) == 0) {
-      hdr[3 * s] = c0;
-      hdr[3 * s + 1] = mm;
-      hdr[3 * s + 2] = fwd;
-    }
-    __syncwarp();
+    hdr[3 * s] = c0;
+    hdr[3 * s + 1] = mm;
+    hdr[3 * s + 2] = fwd;
     bar_arrive(kBarFull + s, nthreads);
     ++k;
     // Before the chain writes sweep k into its slot, the appliers must be done with sweep k - kRing.
@@ -131,13 +133,9 @@ struct RingProducer {
   }
   __device__ void apply(int c0, int mm, bool forward) const { publish(c0, mm, forward ? 1 : 0); }
   __device__ void swap(int i, int j) const {
-    __syncwarp();
-    if ((threadIdx.x & 31) == 0) {
-      const int t = perm[i - 1];
-      perm[i - 1] = perm[j - 1];
-      perm[j - 1] = t;
-    }
-    __syncwarp();
+    const int t = perm[i - 1];
+    perm[i - 1] = perm[j - 1];
+    perm[j - 1] = t;
   }
   __device__ void done() const {
     publish(0, 0, 0);  // stop record
@@ -414,12 +412,13 @@ __global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
     }
     for (int i = tid; i < n; i += T) s.perm[i] = i + 1;
     __syncthreads();
-    if (tid < 32) {
+    // One thread runs the chain (all its shared writes are its own); warps 1.. apply; lanes 1-31
+    // of warp 0 only keep the barrier counts whole (a count must be a multiple of 32).
+    if (tid == 0) {
       const RingProducer rot{s.ring, s.hdr, s.perm, n, T, 0};
-      const int inf = core::steqr_chain(cuda::WarpTeam<32>::make(), n, d, er, rot);
-      if (tid == 0) s.info[0] = inf;
+      s.info[0] = core::steqr_chain(core::TeamOne{}, n, d, er, rot);
     } else {
-      apply_sweeps(s, z, n, tid - 32 + 1, T - 32, T);
+      apply_sweeps(s, z, n, tid < 32 ? n + 1 : tid - 32 + 1, T - 32, T);
     }
     __syncthreads();
     info = s.info[0];
