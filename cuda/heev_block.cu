@@ -47,7 +47,8 @@ constexpr int kBarEmpty = 1 + kRing;
 static_assert(kBarEmpty + kRing <= 16, "16 hardware barriers per block");
 
 // Named barriers, non-aligned forms: lane 0 of warp 0 (the chain) and the other lanes of its warp
-// (appliers with no rows) reach them from different code.
+// (followers) reach them from different code. A warp only arrives on FULL and waits on EMPTY, or
+// the reverse: mixing both on one barrier inside a warp is an illegal instruction.
 __device__ __forceinline__ void bar_sync(int id, int count) {
   asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
@@ -109,6 +110,19 @@ struct Args {
 
 // ---- phase 3: the chain's sweeps handed to the applier warps ------------------------------------
 
+// Warp 0's barrier steps for sweep k (then k + 1): release the slot to the appliers; before sweep
+// k + 1 is written into its slot, wait until the appliers are done with sweep k + 1 - kRing.
+__device__ void producer_step(int& k, int nthreads) {
+  bar_arrive(kBarFull + k % kRing, nthreads);
+  ++k;
+  if (k >= kRing) bar_sync(kBarEmpty + k % kRing, nthreads);
+}
+// After the stop record (k sweeps in all): wait for the appliers' last sweeps, which also matches
+// every arrival on the EMPTY barriers.
+__device__ void producer_drain(int k, int nthreads) {
+  for (int j = k - kRing + 1 > 0 ? k - kRing + 1 : 0; j < k; ++j) bar_sync(kBarEmpty + j % kRing, nthreads);
+}
+
 // Rotation policy of core::steqr_chain for the chain's thread (lane 0 of warp 0): each sweep goes
 // to a ring slot; the named barrier kBarFull+slot releases it to the appliers (every other thread),
 // kBarEmpty+slot gives the slot back.
@@ -126,10 +140,8 @@ struct RingProducer {
     hdr[3 * s] = c0;
     hdr[3 * s + 1] = mm;
     hdr[3 * s + 2] = fwd;
-    bar_arrive(kBarFull + s, nthreads);
-    ++k;
-    // Before the chain writes sweep k into its slot, the appliers must be done with sweep k - kRing.
-    if (k >= kRing) bar_sync(kBarEmpty + k % kRing, nthreads);
+    __syncwarp();  // the followers read the header, then all 32 lanes take the same barrier steps
+    producer_step(k, nthreads);
   }
   __device__ void apply(int c0, int mm, bool forward) const { publish(c0, mm, forward ? 1 : 0); }
   __device__ void swap(int i, int j) const {
@@ -139,10 +151,22 @@ struct RingProducer {
   }
   __device__ void done() const {
     publish(0, 0, 0);  // stop record
-    // Wait for the appliers' last sweeps (and match every arrival on the EMPTY barriers).
-    for (int j = k - kRing + 1 > 0 ? k - kRing + 1 : 0; j < k; ++j) bar_sync(kBarEmpty + j % kRing, nthreads);
+    producer_drain(k, nthreads);
   }
 };
+
+// Lanes 1-31 of warp 0: mirror lane 0's barrier steps, one per published sweep, to the stop record.
+__device__ void follow_producer(const int* hdr, int nthreads) {
+  for (int k = 0;;) {
+    __syncwarp();
+    const int mm = hdr[3 * (k % kRing) + 1];
+    producer_step(k, nthreads);
+    if (mm == 0) {
+      producer_drain(k, nthreads);
+      return;
+    }
+  }
+}
 
 // Applier side: rows r = first, first + stride, ... of Z; dlasr('R', 'V', dir) on each row with
 // the row's running element kept in a register.
@@ -417,8 +441,10 @@ __global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
     if (tid == 0) {
       const RingProducer rot{s.ring, s.hdr, s.perm, n, T, 0};
       s.info[0] = core::steqr_chain(core::TeamOne{}, n, d, er, rot);
+    } else if (tid < 32) {
+      follow_producer(s.hdr, T);
     } else {
-      apply_sweeps(s, z, n, tid < 32 ? n + 1 : tid - 32 + 1, T - 32, T);
+      apply_sweeps(s, z, n, tid - 32 + 1, T - 32, T);
     }
     __syncthreads();
     info = s.info[0];
