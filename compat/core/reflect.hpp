@@ -128,17 +128,18 @@ SGPU_HD void lartg(double f, double g, double& c, double& s, double& r) {
   } else if (f == 0.0) {
     c = 0.0; s = sign(1.0, g); r = g1;
   } else if (f1 > rtmin && f1 < rtmax && g1 > rtmin && g1 < rtmax) {
-    double d = sqrt(f * f + g * g);
-    c = f1 / d;
+    // One division on the serial path of the QR chains: s = g / r = +-g / d.
+    double d = sqrt(f * f + g * g), rd = 1.0 / d;
+    c = f1 * rd;
     r = sign(d, f);
-    s = g / r;
+    s = (f > 0.0 ? g : -g) * rd;
   } else {
     double u = dmin(safmax, dmax(safmin, dmax(f1, g1)));
     double fs = f / u, gs = g / u;
-    double d = sqrt(fs * fs + gs * gs);
-    c = fabs(fs) / d;
+    double d = sqrt(fs * fs + gs * gs), rd = 1.0 / d;
+    c = fabs(fs) * rd;
     r = sign(d, f);
-    s = gs / r;
+    s = (f > 0.0 ? gs : -gs) * rd;
     r *= u;
   }
 }
