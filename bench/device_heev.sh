@@ -10,6 +10,13 @@ SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/buil
 (cd build && ctest -V -R "zheev|hostile|nonconvergence|c_abi" -L gpu) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
 grep -E "worst ratios|tests passed|FAIL" "$out/ctest.log" | head -30
 build/bench/sgpu_heev_bench ${HEEV_BENCH_ARGS:---small} 2>&1 | tee "$out/heev_bench.txt"
+# Phase breakdown of the block path (SGPU_HEEV_PHASES: 1 reduction, 2 + Q, 3 + QL/QR chain, 4 all).
+for n in ${BREAKDOWN_N:-}; do
+  for p in 1 2 3; do
+    echo "SGPU_HEEV_PHASES=$p n=$n"
+    SGPU_HEEV_PHASES=$p build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
+  done
+done 2>&1 | tee "$out/heev_phases.txt"
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
   # racecheck is slow: small orders of the block path (Z in shared memory) for it.

@@ -1,7 +1,7 @@
 // zheev on the GPU for medium n: one thread block per matrix (seed 002's assignment), in four
 // phases inside one kernel.
-//   1. Householder tridiagonalization (zhetd2, uplo L) of a full Hermitian working copy, in the
-//      fused form: one pass over the trailing matrix per step both applies the previous step's
+//   1. Householder tridiagonalization (zhetd2, uplo L) of a full Hermitian working copy W (in
+//      shared memory when it fits, else a global workspace), in the fused form: one pass over the trailing matrix per step both applies the previous step's
 //      rank-2 update and accumulates this step's product y = A v, so each step reads and writes
 //      the trailing matrix once (threads own rows: every access coalesced).
 //   2. jobz V: the unitary factor formed in place (zungtr/zung2r), one warp per column.
@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 
 #include "../compat/core/reflect.hpp"
@@ -42,6 +43,7 @@ namespace {
 constexpr int kThreads = 256;     // one block per matrix
 constexpr int kRing = 4;          // sweeps in flight between the chain and the appliers
 constexpr int kGemmCols = 8;      // eigenvector columns per thread in phase 4
+constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
 constexpr int kBarFull = 1;       // named barriers kBarFull + slot, kBarEmpty + slot (0 is __syncthreads)
 constexpr int kBarEmpty = 1 + kRing;
 static_assert(kBarEmpty + kRing <= 16, "16 hardware barriers per block");
@@ -61,6 +63,7 @@ struct Smem {
   double *red, *d, *er, *ph, *ring;
   zc *tau, *va, *vb, *wv, *ypart;
   int *hdr, *perm, *info;
+  zc* w;      // W when it lives in shared memory
   double* z;  // Z when it lives in shared memory
 };
 
@@ -72,7 +75,7 @@ __host__ __device__ inline int64_t smem_doubles(int n) {
   return 32 + 3 * (int64_t)n + 2 * (int64_t)kRing * n + 8 * (int64_t)n + yp + (3 * kRing + n + 2 + 1) / 2 + 1;
 }
 
-__device__ Smem carve(double* base, int n, bool z_shared) {
+__device__ Smem carve(double* base, int n, bool w_shared, bool z_shared) {
   Smem s;
   double* p = base;
   s.red = p; p += 32;
@@ -91,6 +94,8 @@ __device__ Smem carve(double* base, int n, bool z_shared) {
   s.perm = ip; ip += n;
   s.info = ip; ip += 2;
   p += (3 * kRing + n + 2 + 1) / 2 + 1;
+  s.w = w_shared ? reinterpret_cast<zc*>(p) : nullptr;
+  if (w_shared) p += 2 * (int64_t)n * n;
   s.z = z_shared ? p : nullptr;
   return s;
 }
@@ -104,8 +109,9 @@ struct Args {
   double* w;
   int64_t sW;
   int* info;
-  zc* W;       // n x n working copy per block (ld n)
+  zc* Wg;      // n x n working copy per block (ld n) when it does not fit in shared memory, else null
   double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
+  int phases;  // 4: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: results incomplete)
 };
 
 // ---- phase 3: the chain's sweeps handed to the applier warps ------------------------------------
@@ -244,13 +250,14 @@ __device__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, in
         const zc vpr = vp[r], wpr = wp[r];
         zc acc{0.0, 0.0};
         int c = k + 1 + g;
-        // Four columns at a time: all loads issued before the stores.
-        for (; c + 3 * G <= n; c += 4 * G) {
-          zc a[4];
+        // kPassUnroll columns at a time: all loads issued before the stores (W may be in global
+        // memory: the loads' latency is what this loop waits on).
+        for (; c + (kPassUnroll - 1) * G <= n; c += kPassUnroll * G) {
+          zc a[kPassUnroll];
 #pragma unroll
-          for (int u = 0; u < 4; ++u) a[u] = W(r, c + u * G);
+          for (int u = 0; u < kPassUnroll; ++u) a[u] = W(r, c + u * G);
 #pragma unroll
-          for (int u = 0; u < 4; ++u) {
+          for (int u = 0; u < kPassUnroll; ++u) {
             const int cu = c + u * G;
             zc x = a[u] - (vpr * core::conj(wp[cu]) + wpr * core::conj(vp[cu]));
             if (r == cu) x.im = 0.0;
@@ -374,11 +381,11 @@ __device__ void back_transform(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<z
 __global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
-  const Smem s = carve(smem, n, a.Zg == nullptr);
+  const Smem s = carve(smem, n, a.Wg == nullptr, a.wantz && a.Zg == nullptr);
   const BlockTeam t{s.red};
   const int64_t b = blockIdx.x;
   Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
-  Mat1<zc> W{a.W + b * (int64_t)n * n, 1, n};
+  Mat1<zc> W{s.w ? s.w : a.Wg + b * (int64_t)n * n, 1, n};
   double* w = a.w + b * a.sW;
 
   // Working copy: the referenced triangle mirrored into a full Hermitian matrix (the diagonal's
@@ -422,13 +429,19 @@ __global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
 
   tridiagonalize(t, s, W, n);
   const Vec1<double> d{s.d, 1}, er{s.er, 1};
-  int info;
-  if (!a.wantz) {
+  int info = 0;
+  if (a.phases <= 1) {
+    // (benchmark hook: stop after the reduction)
+  } else if (!a.wantz) {
     if (tid == 0) s.info[0] = core::sterf(core::TeamOne{}, n, d, er);
     __syncthreads();
     info = s.info[0];
   } else {
     form_q(s, W, n);
+    if (a.phases <= 2) {
+      if (tid == 0) a.info[b] = 0;
+      return;
+    }
     Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
     for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
       const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
@@ -448,7 +461,7 @@ __global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
     }
     __syncthreads();
     info = s.info[0];
-    back_transform(s, W, z, A, n);
+    if (a.phases >= 4) back_transform(s, W, z, A, n);
   }
   // Eigenvalues, unscaled (only the converged ones when info > 0, as zheev).
   const int imax = info == 0 ? n : info - 1;
@@ -490,18 +503,25 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
+  // Shared memory first for W (phase 1 reads and writes it n times), then for Z.
   const size_t base = sizeof(double) * (size_t)smem_doubles(n);
-  const size_t zbytes = sizeof(double) * (size_t)n * n;
-  const bool z_shared = wantz && base + zbytes <= (size_t)optin;
-  const size_t shmem = base + (z_shared ? zbytes : 0);
+  const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
+  const bool w_shared = base + wbytes <= (size_t)optin;
+  const bool z_shared = wantz && base + (w_shared ? wbytes : 0) + zbytes <= (size_t)optin;
+  const size_t shmem = base + (w_shared ? wbytes : 0) + (z_shared ? zbytes : 0);
   if (shmem > (size_t)optin) return SGPU_ERR_DEVICE;
   if (cudaFuncSetAttribute(k_heev_block, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shmem) != cudaSuccess) {
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE;
   }
-  const size_t per = sizeof(zc) * (size_t)n * n + (wantz && !z_shared ? zbytes : 0);
+  const size_t wg = w_shared ? 0 : wbytes, zg = wantz && !z_shared ? zbytes : 0;
+  const size_t per = std::max<size_t>(wg + zg, 1);
   int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(kMaxWorkspaceBytes / per)));
   chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
+  static const int phases = [] {
+    const char* e = std::getenv("SGPU_HEEV_PHASES");
+    return e ? std::max(1, std::min(4, std::atoi(e))) : 4;
+  }();
 
   // The cached workspace when the context is free; a private one when another call holds it.
   std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
@@ -528,8 +548,9 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     args.w = w + b0 * strideW;
     args.sW = strideW;
     args.info = info + b0;
-    args.W = reinterpret_cast<zc*>(base_ws);
-    args.Zg = wantz && !z_shared ? reinterpret_cast<double*>(base_ws + sizeof(zc) * (size_t)n * n * nb) : nullptr;
+    args.Wg = w_shared ? nullptr : reinterpret_cast<zc*>(base_ws);
+    args.Zg = zg ? reinterpret_cast<double*>(base_ws + wg * (size_t)nb) : nullptr;
+    args.phases = phases;
     k_heev_block<<<(unsigned)nb, kThreads, shmem, st>>>(args);
     if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
   }
