@@ -9,7 +9,8 @@
 //      the core's scalar chain (compat/core/steqr.hpp, one code for all backends) and hands each
 //      sweep's rotations through a ring of shared-memory slots to the other warps, which apply them
 //      to the rows of a real Z (in shared memory when it fits) while the chain computes the next
-//      sweep. jobz N: the core's root-free chain (dsterf) on one thread.
+//      sweep. jobz N: bisection on Sturm counts (core/bisect.hpp, dstebz's method), one eigenvalue
+//      per thread: dsterf's serial chain took 70% of the time at n = 128.
 //   4. jobz V: eigenvectors = Q diag(phases) Z(:, sort order), written into the caller's A.
 // The scalar pieces (zlarfg, the QL/QR chains) are the core's; the matrix-level loops are laid out
 // for a block here. Per-matrix results never depend on other matrices: a NaN or a failed
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "../compat/core/bisect.hpp"
 #include "../compat/core/reflect.hpp"
 #include "../compat/core/steqr.hpp"
 #include "../lib/internal.hpp"
@@ -433,10 +435,9 @@ __global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
   if (a.phases <= 1) {
     // (benchmark hook: stop after the reduction)
   } else if (!a.wantz) {
-    if (tid == 0) s.info[0] = core::sterf(core::TeamOne{}, n, d, er);
-    __syncthreads();
-    info = s.info[0];
-  } else {
+    // Values only: bisection, one eigenvalue per thread (core/bisect.hpp), into ph's space.
+    core::bisect_all(t, n, d, er, Vec1<double>{s.ph, 1});
+    } else {
     form_q(s, W, n);
     if (a.phases <= 2) {
       if (tid == 0) a.info[b] = 0;
@@ -465,7 +466,8 @@ __global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
   }
   // Eigenvalues, unscaled (only the converged ones when info > 0, as zheev).
   const int imax = info == 0 ? n : info - 1;
-  for (int i = 1 + tid; i <= n; i += T) w[i - 1] = (sigma != 1.0 && i <= imax) ? s.d[i - 1] / sigma : s.d[i - 1];
+  const double* ev = a.wantz || a.phases <= 1 ? s.d : s.ph;
+  for (int i = 1 + tid; i <= n; i += T) w[i - 1] = (sigma != 1.0 && i <= imax) ? ev[i - 1] / sigma : ev[i - 1];
   if (tid == 0) a.info[b] = info;
 }
 

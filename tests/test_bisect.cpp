@@ -1,0 +1,57 @@
+// The core's tridiagonal bisection (compat/core/bisect.hpp; zheev's GPU block path uses it for
+// jobz N) against LAPACKE_dsterf on random, clustered, graded, split, tiny and huge (at the ends of the
+// range zheev scales into) tridiagonals:
+// eigenvalues ascending and within 2 * 60 n ulp ||T||_1 of LAPACK's (each solver's error is at most
+// its backward error, Weyl). Runs the CPU core directly (no GPU variant): skips with --backend gpu.
+#include "common.hpp"
+#include "core/bisect.hpp"
+
+using namespace st;
+namespace core = sgpu::core;
+
+int main(int argc, char** argv) {
+  Harness h("test_bisect", argc, argv);
+  if (h.gpu) {
+    std::printf("SKIP: core test, CPU only\n");
+    return kSkip;
+  }
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  double worst = 0.0;
+  const char* kinds[] = {"uniform", "clustered", "graded", "split", "tiny", "huge", "constant", "zero"};
+  for (int n : {1, 2, 3, 5, 8, 17, 33, 64, 100, 128, 257, 512})
+    for (int kind = 0; kind < 8; ++kind)
+      for (int rep = 0; rep < 3; ++rep) {
+        std::vector<double> d(n), e(std::max(n - 1, 1), 0.0);
+        for (int i = 0; i < n; ++i) {
+          d[i] = u(h.rng);
+          if (i + 1 < n) e[i] = u(h.rng);
+          switch (kind) {
+            case 1: d[i] = 1.0 + 1e-12 * u(h.rng); if (i + 1 < n) e[i] *= 1e-13; break;
+            case 2: d[i] *= std::pow(10.0, -12.0 * i / std::max(n - 1, 1)); if (i + 1 < n) e[i] *= std::pow(10.0, -12.0 * i / std::max(n - 1, 1)); break;
+            case 3: if (i + 1 < n && i % 7 == 3) e[i] = 0.0; break;
+            case 4: d[i] *= 1e-140; if (i + 1 < n) e[i] *= 1e-140; break;  // zheev scales ||A|| into [1e-146, 1e146]
+            case 5: d[i] *= 1e140; if (i + 1 < n) e[i] *= 1e140; break;
+            case 6: d[i] = 2.0; if (i + 1 < n) e[i] = 1.0; break;
+            case 7: d[i] = 0.0; if (i + 1 < n) e[i] = 0.0; break;
+          }
+        }
+        std::vector<double> ref = d, re = e, w(n);
+        int inf = LAPACKE_dsterf(n, ref.data(), re.data());
+        h.expect(inf == 0, "dsterf info %d", inf);
+        core::bisect_all(core::TeamOne{}, n, core::Vec1<double>{d.data(), 1}, core::Vec1<double>{e.data(), 1},
+                         core::Vec1<double>{w.data(), 1});
+        double tn = 0.0;
+        for (int i = 0; i < n; ++i)
+          tn = std::max(tn, std::abs(d[i]) + (i > 0 ? std::abs(e[i - 1]) : 0.0) + (i + 1 < n ? std::abs(e[i]) : 0.0));
+        double dist = 0.0;
+        for (int i = 0; i < n; ++i) {
+          dist = std::max(dist, std::abs(w[i] - ref[i]));
+          if (i + 1 < n) h.expect(w[i] <= w[i + 1], "n=%d %s: not ascending at %d", n, kinds[kind], i);
+        }
+        const double r = dist / (2 * 60 * n * ulp * std::max(tn, unfl));
+        worst = std::max(worst, r);
+        h.expect(r <= 1.0, "n=%d %s: eigenvalues differ from dsterf by %.3g (x%.3g of the bound)", n, kinds[kind], dist, r);
+      }
+  std::printf("worst eigenvalue distance/bound %.3g\n", worst);
+  return h.finish();
+}
