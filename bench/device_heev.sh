@@ -17,6 +17,14 @@ for n in ${BREAKDOWN_N:-}; do
     SGPU_HEEV_PHASES=$p build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/heev_phases.txt"
+# Lanes per matrix of the small-n path (SGPU_HEEV_TEAM), for the orders in TEAM_N.
+for n in ${TEAM_N:-}; do
+  for p in 4 8 16 32; do
+    [ $p -lt $((n / 2)) ] && continue
+    echo "SGPU_HEEV_TEAM=$p n=$n"
+    SGPU_HEEV_TEAM=$p build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
+  done
+done 2>&1 | tee "$out/heev_team.txt"
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
   # racecheck is slow: small orders of the block path (Z in shared memory) for it.

@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <climits>
+#include <cstdlib>
 #include <vector>
 
 #include "../compat/core/geev.hpp"
@@ -61,16 +62,34 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   }
 }
 
+// zheev for small n: teams of P lanes, 32 / P matrices per warp (several per warp as seed 000's
+// SWB assignment with p threads per matrix). P by n: lanes beyond n would idle in every team loop.
+template <int P>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     k_zheev(bool wantz, bool lower, int n, core::zc* A, int lda, int64_t sA, double* w, int64_t sW, int* info,
             int64_t batch, double* ws, int64_t ws_per) {
-  const Team t = Team::make();
-  const WarpIndex wi;
-  double* work = ws + wi.warp * ws_per;
-  for (int64_t b = wi.warp; b < batch; b += wi.warps) {
+  const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
+  const int64_t team = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / P;
+  const int64_t teams = gridDim.x * (int64_t)blockDim.x / P;
+  double* work = ws + team * ws_per;
+  for (int64_t b = team; b < batch; b += teams) {
     int r = core::heev(t, wantz, lower, n, Mat1<core::zc>{A + b * sA, 1, lda}, Vec1<double>{w + b * sW, 1}, work);
     if (t.leader()) info[b] = r;
   }
+}
+
+// Lanes per matrix for the small-n zheev: the smallest power of two >= n, at least 4; the
+// benchmark hook SGPU_HEEV_TEAM=4|8|16|32 forces it (measured: docs/performance.md).
+int zheev_team_lanes(int n) {
+  static const int forced = [] {
+    const char* e = std::getenv("SGPU_HEEV_TEAM");
+    const int p = e ? std::atoi(e) : 0;
+    return p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
+  }();
+  if (forced) return forced;
+  int p = 4;
+  while (p < n && p < 32) p *= 2;
+  return p;
 }
 
 bool is(char c, char want) { return std::toupper((unsigned char)c) == want; }
@@ -87,7 +106,7 @@ struct DeviceBuffer {
 // with ws_per doubles of device workspace per warp (launch returns 0 or SGPU_ERR_*); then counts
 // info != 0. 0..batch or SGPU_ERR_*.
 template <class Launch>
-int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch launch) {
+int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch launch, int teams_per_warp = 1) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
   int sms = 0, dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
@@ -95,14 +114,15 @@ int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch laun
   // Enough warps to fill the GPU several times over; each warp loops over its matrices. The
   // workspace (one slot per warp) is capped, so large n gets fewer warps rather than gigabytes
   // (zheev n = 512 with vectors needs 4.2 MB a warp).
-  const int64_t blocks_needed = (batch + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int64_t per_block = (int64_t)kWarpsPerBlock * teams_per_warp;  // matrices in flight per block
+  const int64_t blocks_needed = (batch + per_block - 1) / per_block;
   int64_t blocks = blocks_needed < (int64_t)sms * 16 ? blocks_needed : (int64_t)sms * 16;
-  const int64_t block_ws_bytes = (int64_t)sizeof(double) * ws_per * kWarpsPerBlock;
+  const int64_t block_ws_bytes = (int64_t)sizeof(double) * ws_per * per_block;
   if (block_ws_bytes > 0 && blocks * block_ws_bytes > kMaxWorkspaceBytes)
     blocks = kMaxWorkspaceBytes / block_ws_bytes > 0 ? kMaxWorkspaceBytes / block_ws_bytes : 1;
   const int grid = (int)blocks;
   DeviceBuffer ws;
-  if (ws_per > 0 && cudaMalloc(&ws.p, sizeof(double) * (size_t)ws_per * grid * kWarpsPerBlock) != cudaSuccess) {
+  if (ws_per > 0 && cudaMalloc(&ws.p, sizeof(double) * (size_t)ws_per * grid * per_block) != cudaSuccess) {
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE_ALLOC;
   }
@@ -149,13 +169,23 @@ int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int6
     return run(ctx, batch, 0, info, [&](int, int, cudaStream_t, double*, int64_t) {
       return heev_block::launch(ctx, wantz, is(uplo, 'L'), n, A, lda, strideA, w, strideW, info, batch);
     });
-  return run(ctx, batch, core::heev_work(n, wantz), info,
-             [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
-               k_zheev<<<grid, block, 0, s>>>(wantz, is(uplo, 'L'), n, static_cast<core::zc*>(A), lda, strideA, w,
-                                              strideW, info, batch, ws, per);
-               return 0;
-             });
+  const int p = zheev_team_lanes(n);
+  return run(
+      ctx, batch, core::heev_work(n, wantz), info,
+      [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
+        auto go = [&](auto kernel) {
+          kernel<<<grid, block, 0, s>>>(wantz, is(uplo, 'L'), n, static_cast<core::zc*>(A), lda, strideA, w, strideW,
+                                         info, batch, ws, per);
+        };
+        if (p == 4) go(k_zheev<4>);
+        else if (p == 8) go(k_zheev<8>);
+        else if (p == 16) go(k_zheev<16>);
+        else go(k_zheev<32>);
+        return 0;
+      },
+      32 / p);
 }
+
 
 }  // namespace gpu
 }  // namespace sgpu
