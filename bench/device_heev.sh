@@ -7,7 +7,7 @@ out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; cat .device/commit 2>/dev/null; } | tee "$out/machine.txt"
 SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-(cd build && ctest -V -R "zheev|hostile|nonconvergence|c_abi" -L gpu) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
+(cd build && ctest -V -R "${CTEST_R:-zheev|hostile|nonconvergence|c_abi|bisect}" -L gpu) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
 grep -E "worst ratios|tests passed|FAIL" "$out/ctest.log" | head -30
 build/bench/sgpu_heev_bench ${HEEV_BENCH_ARGS:---small} 2>&1 | tee "$out/heev_bench.txt"
 # Phase breakdown of the block path (SGPU_HEEV_PHASES: 1 reduction, 2 + Q, 3 + QL/QR chain, 4 all).
@@ -28,7 +28,7 @@ done 2>&1 | tee "$out/heev_team.txt"
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
   # racecheck is slow: small orders of the block path (Z in shared memory) for it.
-  for run in "memcheck:test_zheev --backend gpu --sizes 33,64,200" "racecheck:test_zheev --backend gpu --sizes 33,40" \
+  for run in "memcheck:test_zheev --backend gpu --sizes 4,8,16,32,33,64,200" "racecheck:test_zheev --backend gpu --sizes 33,40" \
              "synccheck:test_zheev --backend gpu --sizes 33,40" "memcheck:test_hostile --backend gpu" \
              "racecheck:test_hostile --backend gpu"; do
     tool=${run%%:*}; t=${run#*:}
