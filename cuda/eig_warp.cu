@@ -78,8 +78,9 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   }
 }
 
-// Lanes per matrix for the small-n zheev: the smallest power of two >= n, at least 4; the
-// benchmark hook SGPU_HEEV_TEAM=4|8|16|32 forces it (measured: docs/performance.md).
+// Lanes per matrix for the small-n zheev: the smallest power of two >= n / 2, at least 4 (measured
+// on the H100, docs/performance.md: 4 lanes best for n = 4 and 8, 8 for n = 16 (V: 16 lanes 9%
+// faster), 16 for n = 32); the benchmark hook SGPU_HEEV_TEAM=4|8|16|32 forces it.
 int zheev_team_lanes(int n) {
   static const int forced = [] {
     const char* e = std::getenv("SGPU_HEEV_TEAM");
@@ -88,7 +89,7 @@ int zheev_team_lanes(int n) {
   }();
   if (forced) return forced;
   int p = 4;
-  while (p < n && p < 32) p *= 2;
+  while (2 * p < n && p < 32) p *= 2;
   return p;
 }
 

@@ -90,7 +90,7 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
 }
 
 // Which routines run on the GPU, and which AUTO may choose there (measured: docs/performance.md).
-// The eigensolvers' generic warp path (eig_warp.cu) is not tuned, so AUTO keeps them on the CPU.
+// dgeev/dhseqr's generic warp path (eig_warp.cu) is not tuned, so AUTO keeps them on the CPU.
 // The scan on device data beats the CPU backend by orders of magnitude; on host data the PCIe
 // copies alone (2 x 64 MB at 7-55 GB/s for a 4096^2 float matrix) take longer than the CPU
 // backend's whole scan (1.1 ms on 16 cores), so AUTO keeps host data on the CPU.
@@ -107,7 +107,12 @@ int on_device(sgpu_context* ctx, const std::function<int()>& call) {
   cudaSetDevice(prev);
   return st;
 }
-bool auto_ready(Routine r, bool device_data) { return r == Routine::kScanCols && device_data; }
+// zheev on device data: the GPU paths beat the CPU backend (which would also stage the data through
+// the host) by 10x or more at every order measured (docs/performance.md). Host data stays on the
+// CPU under AUTO until a size model says when the copies pay (issue 6).
+bool auto_ready(Routine r, bool device_data) {
+  return device_data && (r == Routine::kScanCols || r == Routine::kZheev);
+}
 
 }  // namespace gpu
 }  // namespace sgpu

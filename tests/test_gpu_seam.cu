@@ -2,8 +2,8 @@
 // its own, so device, managed, pinned and pageable memory can be mixed in one call, and the CPU
 // backend stages device memory through the host, giving bitwise the results of an all-host call
 // with the gaps between matrices left as they were; a forced GPU backend runs the eigensolvers on
-// device data and the scan on host data; AUTO keeps the CPU backend for the untuned eigensolver
-// path and takes the GPU for a scan of device data. Skips (77) without a GPU.
+// device data and the scan on host data; AUTO keeps the CPU backend for dgeev/dhseqr (untuned
+// warp path) and takes the GPU for zheev and the scan of device data. Skips (77) without a GPU.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -180,6 +180,39 @@ int main() {
            st_h, st_d);
     cudaFree(d_x);
     cudaFree(d_y);
+  }
+
+  // AUTO zheev of device data runs on the GPU (measured faster than the CPU backend at every order,
+  // docs/performance.md): bitwise the forced GPU backend's results, for the small-n team path
+  // (n = 6) and the block path (n = 40).
+  for (int n : {6, 40}) {
+    const int lda = n + 1, nb = 5;
+    const int64_t sA = (int64_t)lda * n + 2, sW = n + 1;
+    std::vector<std::complex<double>> a(sA * nb, {-7.0, -7.0});
+    for (int b = 0; b < nb; ++b)
+      for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i) a[b * sA + i + j * lda] = {u(g), i == j ? 0.0 : u(g)};
+    std::vector<double> w0(sW * nb, -7.0);
+    auto* d_a1 = to_device(a);
+    auto* d_a2 = to_device(a);
+    double* d_w1 = to_device(w0);
+    double* d_w2 = to_device(w0);
+    int* d_i1 = to_device(std::vector<int>(nb, -1));
+    int* d_i2 = to_device(std::vector<int>(nb, -1));
+    auto* z1 = reinterpret_cast<sgpu_complex_double*>(d_a1);
+    auto* z2 = reinterpret_cast<sgpu_complex_double*>(d_a2);
+    int st_g = sgpu_zheev_batched(gpu, 'V', 'L', n, z1, lda, sA, d_w1, sW, d_i1, nb);
+    int st_a = sgpu_zheev_batched(autoc, 'V', 'L', n, z2, lda, sA, d_w2, sW, d_i2, nb);
+    CUDA_OK(cudaDeviceSynchronize());
+    EXPECT(st_g == 0 && st_a == 0, "zheev n=%d statuses %d (GPU) %d (AUTO)", n, st_g, st_a);
+    EXPECT(same_bits(to_host(d_w1, w0.size()), to_host(d_w2, w0.size())) &&
+               same_bits(to_host(d_a1, a.size()), to_host(d_a2, a.size())),
+           "AUTO zheev n=%d on device data differs from the GPU backend", n);
+    auto inf = to_host(d_i2, nb);
+    bool ok = true;
+    for (int x : inf) ok = ok && x == 0;
+    EXPECT(ok, "AUTO zheev n=%d info", n);
+    cudaFree(d_a1), cudaFree(d_a2), cudaFree(d_w1), cudaFree(d_w2), cudaFree(d_i1), cudaFree(d_i2);
   }
 
   // dhseqr with H on the device and Z managed.
