@@ -42,7 +42,12 @@ using cuda::warp_sum;
 namespace {
 
 // ---- tuning (measured: docs/performance.md, "zheev block path") --------------------------------
-constexpr int kThreads = 256;     // one block per matrix
+// Threads per block (one block per matrix) and the blocks per SM its 128 registers a thread allow.
+// n <= kSmallN: 128 threads, 4 blocks per SM (rows are few; with vectors the per-matrix QL chain
+// dominates, so more matrices in flight per SM); larger n: 256 threads, 2 blocks per SM.
+constexpr int kThreads = 256;
+constexpr int kThreadsSmall = 128;
+constexpr int kSmallN = 64;
 constexpr int kRing = 4;          // sweeps in flight between the chain and the appliers
 constexpr int kGemmCols = 8;      // eigenvector columns per thread in phase 4
 constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
@@ -73,7 +78,7 @@ __host__ __device__ inline int round_up(int x, int m) { return (x + m - 1) / m *
 
 // Doubles of shared memory for n (without Z), in the order carve() lays them out.
 __host__ __device__ inline int64_t smem_doubles(int n) {
-  const int64_t yp = 2 * (int64_t)(n > kThreads ? n : kThreads);
+  const int64_t yp = 2 * (int64_t)(n > kThreads ? n : kThreads);  // sized for either block size
   return 32 + 3 * (int64_t)n + 2 * (int64_t)kRing * n + 8 * (int64_t)n + yp + (3 * kRing + n + 2 + 1) / 2 + 1;
 }
 
@@ -380,7 +385,8 @@ __device__ void back_transform(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<z
 
 // ---- the kernel ------------------------------------------------------------------------------------
 
-__global__ void __launch_bounds__(kThreads) k_heev_block(Args a) {
+template <int kT>
+__global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
   const Smem s = carve(smem, n, a.Wg == nullptr, a.wantz && a.Zg == nullptr);
@@ -505,14 +511,19 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
-  // Shared memory first for W (phase 1 reads and writes it n times), then for Z.
+  // Shared memory first for W (phase 1 reads and writes it n times), then for Z. With vectors the
+  // one-thread chain dominates, so W goes to shared memory only if the blocks the registers allow
+  // per SM still fit: more matrices in flight beat a faster reduction.
+  const int T = n <= kSmallN ? kThreadsSmall : kThreads;
+  const int per_sm = T == kThreadsSmall ? 4 : 2;
   const size_t base = sizeof(double) * (size_t)smem_doubles(n);
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
-  const bool w_shared = base + wbytes <= (size_t)optin;
+  const bool w_shared = wantz ? base + wbytes + zbytes <= (size_t)optin / per_sm : base + wbytes <= (size_t)optin;
   const bool z_shared = wantz && base + (w_shared ? wbytes : 0) + zbytes <= (size_t)optin;
   const size_t shmem = base + (w_shared ? wbytes : 0) + (z_shared ? zbytes : 0);
   if (shmem > (size_t)optin) return SGPU_ERR_DEVICE;
-  if (cudaFuncSetAttribute(k_heev_block, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shmem) != cudaSuccess) {
+  auto kernel = T == kThreadsSmall ? k_heev_block<kThreadsSmall> : k_heev_block<kThreads>;
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shmem) != cudaSuccess) {
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE;
   }
@@ -553,7 +564,7 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     args.Wg = w_shared ? nullptr : reinterpret_cast<zc*>(base_ws);
     args.Zg = zg ? reinterpret_cast<double*>(base_ws + wg * (size_t)nb) : nullptr;
     args.phases = phases;
-    k_heev_block<<<(unsigned)nb, kThreads, shmem, st>>>(args);
+    kernel<<<(unsigned)nb, T, shmem, st>>>(args);
     if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
   }
   // A private workspace is freed on return: wait for the kernels that use it.
