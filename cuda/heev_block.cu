@@ -22,6 +22,7 @@
 #include <mutex>
 
 #include "../compat/core/bisect.hpp"
+#include "../compat/core/heev.hpp"
 #include "../compat/core/reflect.hpp"
 #include "../compat/core/steqr.hpp"
 #include "../lib/internal.hpp"
@@ -419,13 +420,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     return;
   }
   // Scale to an allowable range, as zheev.
-  const double smlnum = core::Mach::safmin / core::Mach::ulp, bignum = 1.0 / smlnum;
-  const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
-  double sigma = 1.0;
-  if (anrm > 0.0 && anrm < rmin)
-    sigma = rmin / anrm;
-  else if (anrm > rmax)
-    sigma = rmax / anrm;
+  const double sigma = core::heev_scale(anrm);
   if (sigma != 1.0)
     for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
       zc& x = W((int)(idx % n) + 1, (int)(idx / n) + 1);

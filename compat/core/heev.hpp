@@ -14,6 +14,16 @@ SGPU_HD int64_t heev_work(int n, bool wantz) {
   return 4 * (int64_t)n + 6 * (int64_t)n + (wantz ? 2 * (int64_t)n * n : 0);
 }
 
+// zheev's scaling: the factor that brings a matrix of max-abs norm anrm into
+// [sqrt(safmin/ulp), sqrt(ulp/safmin)], or 1 when it already lies there.
+SGPU_HD double heev_scale(double anrm) {
+  const double smlnum = Mach::safmin / Mach::ulp, bignum = 1.0 / smlnum;
+  const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
+  if (anrm > 0.0 && anrm < rmin) return rmin / anrm;
+  if (anrm > rmax) return rmax / anrm;
+  return 1.0;
+}
+
 // Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
 // eigenvalues, unordered, in that case). Non-finite input: w and (wantz) A are NaN, info = n.
 template <class Team>
@@ -62,13 +72,7 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
   Mat1<zc> q{zw + 3 * n, 1, n};
 
   // Scale the matrix to an allowable range, if necessary.
-  const double smlnum = Mach::safmin / Mach::ulp, bignum = 1.0 / smlnum;
-  const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
-  double sigma = 1.0;
-  if (anrm > 0.0 && anrm < rmin)
-    sigma = rmin / anrm;
-  else if (anrm > rmax)
-    sigma = rmax / anrm;
+  const double sigma = heev_scale(anrm);
   if (sigma != 1.0)
     for (int c = t.first(1); c <= n; c += t.step())
       for (int r = c; r <= n; ++r) a(r, c) = sigma * a(r, c);
