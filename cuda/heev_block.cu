@@ -1,9 +1,10 @@
 // zheev on the GPU for medium n: one thread block per matrix (seed 002's assignment), in four
 // phases inside one kernel.
 //   1. Householder tridiagonalization (zhetd2, uplo L) of a full Hermitian working copy W (in
-//      shared memory when it fits, else a global workspace), in the fused form: one pass over the trailing matrix per step both applies the previous step's
-//      rank-2 update and accumulates this step's product y = A v, so each step reads and writes
-//      the trailing matrix once (threads own rows: every access coalesced).
+//      shared memory when it fits, else a global workspace), in the fused form: one pass over the
+//      trailing matrix per step both applies the previous step's rank-2 update and accumulates this
+//      step's product y = A v, so each step reads and writes the trailing matrix once (threads own
+//      rows: every access coalesced).
 //   2. jobz V: the unitary factor formed in place (zungtr/zung2r), one warp per column.
 //   3. The real symmetric tridiagonal (phase-scaled as seed 002 §3) by implicit QL/QR: one thread runs
 //      the core's scalar chain (compat/core/steqr.hpp, one code for all backends) and hands each
@@ -42,7 +43,7 @@ using cuda::warp_sum;
 
 namespace {
 
-// ---- tuning (measured: docs/performance.md, "zheev block path") --------------------------------
+// ---- tuning (measured: docs/performance.md, "zheev on the GPU") ---------------------------------
 // Threads per block (one block per matrix) and the blocks per SM its 128 registers a thread allow.
 // n <= kSmallN: 128 threads, 4 blocks per SM (rows are few; with vectors the per-matrix QL chain
 // dominates, so more matrices in flight per SM); larger n: 256 threads, 2 blocks per SM.

@@ -9,7 +9,7 @@ namespace gpu {
 namespace heev_block {
 
 // Orders it serves; below kMinN the warp path (eig_warp.cu) is used. Chosen by measurement:
-// docs/performance.md, "zheev block path".
+// docs/performance.md, "zheev on the GPU".
 constexpr int kMinN = 33;
 constexpr int kMaxN = 1024;  // its shared vectors (about 11 n doubles) fit the 227 KB of an H100 block
 bool serves(int n);

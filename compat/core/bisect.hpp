@@ -1,7 +1,7 @@
 // All eigenvalues of a real symmetric tridiagonal matrix by bisection on Sturm counts (the method
 // of LAPACK's dstebz with RANGE = 'A', ABSTOL = 0): eigenvalue i is the i-th smallest, found on its
 // own, so a team's members take one each: no serial chain as in QL/QR (dsterf), whose n^2 dependent
-// steps dominate a GPU block's time (docs/performance.md, "zheev block path").
+// steps dominate a GPU block's time (docs/performance.md, "zheev on the GPU").
 #pragma once
 #include "defs.hpp"
 
