@@ -1,8 +1,8 @@
-// Generic GPU path of the eigensolvers: one warp per matrix running the shared numerical core
-// (compat/core/) with a 32-lane team, directly on the MW arrangement the caller gave. It proves
-// the core on the device and gives a forced GPU backend correct results; it is not tuned (no
-// shared-memory tiles, no EW/RW rearrangement, no streams), so AUTO does not choose it: the GPU
-// issues replace it routine by routine with measured kernels.
+// Generic GPU path of the eigensolvers: a team of lanes per matrix running the shared numerical
+// core (compat/core/), directly on the MW arrangement the caller gave. dgeev/dhseqr: one warp per
+// matrix, untuned (no shared-memory tiles, no EW/RW rearrangement, no streams), so AUTO does not
+// choose them. zheev: teams of 4-16 lanes for n <= 32 (measured, docs/performance.md) and the
+// block path (heev_block.cu) above; AUTO takes both for device data.
 #include <cuda_runtime.h>
 
 #include <cctype>

@@ -439,7 +439,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   } else if (!a.wantz) {
     // Values only: bisection, one eigenvalue per thread (core/bisect.hpp), into ph's space.
     core::bisect_all(t, n, d, er, Vec1<double>{s.ph, 1});
-    } else {
+  } else {
     form_q(s, W, n);
     if (a.phases <= 2) {
       if (tid == 0) a.info[b] = 0;
