@@ -1,10 +1,12 @@
 // Generic GPU path of the eigensolvers: a team of lanes per matrix running the shared numerical
-// core (compat/core/), directly on the MW arrangement the caller gave. dgeev/dhseqr: one warp per
-// matrix, untuned (no shared-memory tiles, no EW/RW rearrangement, no streams), so AUTO does not
-// choose them. zheev: teams of 4-16 lanes for n <= 32 (measured, docs/performance.md) and the
-// block path (heev_block.cu) above; AUTO takes both for device data.
+// core (compat/core/), directly on the MW arrangement the caller gave. dgeev/dhseqr: the entry
+// points build a job for the pipeline (eig_pipeline.cu), which runs the shared-memory kernels
+// (eig_smem.cu) and falls back to one warp per matrix on global memory here (generic_eig) for
+// orders whose slots do not fit. zheev: teams of 4-16 lanes for n <= 32 (measured,
+// docs/performance.md) and the block path (heev_block.cu) above; AUTO takes both for device data.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cstdlib>
@@ -14,6 +16,7 @@
 #include "../compat/core/heev.hpp"
 #include "../compat/core/hseqr.hpp"
 #include "../lib/internal.hpp"
+#include "eig_pipeline.hpp"
 #include "heev_block.hpp"
 #include "team.cuh"
 
@@ -142,24 +145,78 @@ int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch laun
 
 }  // namespace
 
+// The dhseqr/dgeev kernels for orders whose slots do not fit in shared memory (eig_smem.cu):
+// one warp per matrix on global memory. Its workspace is stream-ordered (freed behind the kernel).
+int generic_eig(const eig_smem::Job& j, cudaStream_t s) {
+  int sms = 0, dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    return SGPU_ERR_DEVICE;
+  const int64_t ws_per = j.geev ? core::geev_work(j.n) : 0;
+  int64_t blocks = std::min<int64_t>((j.batch + kWarpsPerBlock - 1) / kWarpsPerBlock, (int64_t)sms * 16);
+  const int64_t block_ws = (int64_t)sizeof(double) * ws_per * kWarpsPerBlock;
+  if (block_ws > 0) blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, kMaxWorkspaceBytes / block_ws));
+  double* ws = nullptr;
+  if (ws_per > 0 && cudaMallocAsync(reinterpret_cast<void**>(&ws), (size_t)(block_ws * blocks), s) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE_ALLOC;
+  }
+  const int grid = (int)blocks, block = 32 * kWarpsPerBlock;
+  if (j.geev)
+    k_dgeev<<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.VL, j.ldvl, j.sVL,
+                                   j.Z, j.ldz, j.sZ, j.info, j.batch, ws, ws_per);
+  else
+    k_dhseqr<<<grid, block, 0, s>>>(j.wantt, j.compz, j.n, j.ilo, j.ihi, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.Z,
+                                    j.ldz, j.sZ, j.info, j.batch);
+  const bool launched = cudaGetLastError() == cudaSuccess;
+  if (ws && cudaFreeAsync(ws, s) != cudaSuccess) (void)cudaGetLastError();
+  return launched ? 0 : SGPU_ERR_DEVICE;
+}
+
 int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh, int64_t strideH,
            double* wr, double* wi, int64_t strideW, double* Z, int ldz, int64_t strideZ, int* info, int64_t batch) {
-  const int cz = is(compz, 'I') ? core::kCompzI : is(compz, 'V') ? core::kCompzV : core::kCompzN;
-  return run(ctx, batch, 0, info, [&](int grid, int block, cudaStream_t s, double*, int64_t) {
-    k_dhseqr<<<grid, block, 0, s>>>(is(job, 'S'), cz, n, ilo, ihi, H, ldh, strideH, wr, wi, strideW, Z, ldz, strideZ,
-                                    info, batch);
-    return 0;
-  });
+  eig_smem::Job j;
+  j.wantt = is(job, 'S');
+  j.compz = is(compz, 'I') ? core::kCompzI : is(compz, 'V') ? core::kCompzV : core::kCompzN;
+  j.n = n;
+  j.ilo = ilo;
+  j.ihi = ihi;
+  j.A = H;
+  j.lda = ldh;
+  j.sA = strideH;
+  j.wr = wr;
+  j.wi = wi;
+  j.sW = strideW;
+  j.Z = j.compz ? Z : nullptr;
+  j.ldz = ldz;
+  j.sZ = strideZ;
+  j.info = info;
+  j.batch = batch;
+  return eig_pipeline::run(ctx, j);
 }
 
 int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, int64_t strideA, double* wr,
           double* wi, int64_t strideW, double* VL, int ldvl, int64_t strideVL, double* VR, int ldvr,
           int64_t strideVR, int* info, int64_t batch) {
-  return run(ctx, batch, core::geev_work(n), info, [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
-    k_dgeev<<<grid, block, 0, s>>>(is(jobvl, 'V'), is(jobvr, 'V'), n, A, lda, strideA, wr, wi, strideW, VL, ldvl,
-                                   strideVL, VR, ldvr, strideVR, info, batch, ws, per);
-    return 0;
-  });
+  eig_smem::Job j;
+  j.geev = true;
+  j.wantvl = is(jobvl, 'V');
+  j.wantvr = is(jobvr, 'V');
+  j.n = n;
+  j.A = A;
+  j.lda = lda;
+  j.sA = strideA;
+  j.wr = wr;
+  j.wi = wi;
+  j.sW = strideW;
+  j.Z = j.wantvr ? VR : nullptr;
+  j.ldz = ldvr;
+  j.sZ = strideVR;
+  j.VL = j.wantvl ? VL : nullptr;
+  j.ldvl = ldvl;
+  j.sVL = strideVL;
+  j.info = info;
+  j.batch = batch;
+  return eig_pipeline::run(ctx, j);
 }
 
 int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,

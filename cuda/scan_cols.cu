@@ -12,6 +12,7 @@
 #include "../lib/check.hpp"
 #include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
+#include "eig_pipeline.hpp"
 #include "heev_block.hpp"
 #include "../lib/scan_types.hpp"
 #include "scan_kernels.cuh"
@@ -319,6 +320,7 @@ int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStr
 
 void release_context(sgpu_context* ctx) {
   heev_block::release(ctx);
+  eig_pipeline::release(ctx);
   delete static_cast<ScanState*>(ctx->gpu_scan);
   ctx->gpu_scan = nullptr;
 }

@@ -1,0 +1,259 @@
+// sgpu_geev_bench: batched dgeev on the GPU (issue 5's table), one run, side by side:
+//   dev       sgpu_dgeev_batched on device memory (forced GPU backend), CUDA events
+//   pinned    the same from pinned host memory, end to end (host clock; streamed pipeline)
+//   pageable  the same from pageable host memory (SGPU_EIG_PAGEABLE picks staging or registration)
+//   floor     the PCIe floor: cudaMemcpy of the same input bytes H2D plus output bytes D2H (pinned)
+//   LAPACKE   LAPACKE_dgeev_work loop under OpenMP on all host cores (on a subsample when the batch
+//             is large, scaled linearly; the table says which)
+//   Xgeev     cuSOLVER's cusolverDnXgeev, one matrix per call as torch/jax/cupy do, on a subsample,
+//             scaled to the batch
+// Inputs: uniform random entries in [-1, 1] (seed printed). Eigenvalues only (jobvl = jobvr = N)
+// and with right eigenvectors (jobvr = V). Best of `reps`. The check column: sgpu's eigenvalues
+// against LAPACKE's on the subsample, max |d lambda| / max |lambda| over matching positions.
+// Usage: sgpu_geev_bench [--small] [--only-n N] [--values-only] [--no-lapacke] [--pageable-only]
+#include <cuComplex.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "common.hpp"
+#include "cuda_common.cuh"
+
+using namespace bench;
+
+namespace {
+
+cudaStream_t stream;
+cudaEvent_t ev0, ev1;
+sgpu_context_t gctx;
+cusolverDnHandle_t solver;
+cusolverDnParams_t params;
+bool pageable_only = false, run_lapacke = true;
+
+std::string fmt(double ms, int digits = 2) {
+  if (ms < 0) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", digits, ms);
+  return b;
+}
+
+// Random matrices, filled in parallel (matrix b from its own seed, so the batch is the same for
+// any thread count).
+std::vector<double> random_batch(int n, int64_t batch, uint64_t seed) {
+  std::vector<double> a((size_t)batch * n * n);
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < batch; ++b) {
+    std::mt19937_64 g(seed * 1000003 + (uint64_t)b);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int k = 0; k < n * n; ++k) a[(size_t)b * n * n + k] = u(g);
+  }
+  return a;
+}
+
+template <class F>
+double best_ms(int reps, F f) {
+  double best = 1e300;
+  for (int r = 0; r < reps; ++r) best = std::min(best, f());
+  return best;
+}
+
+// One matrix per cusolverDnXgeev call over `count` matrices; ms for the whole loop.
+double xgeev_loop(int n, bool vectors, const double* a0, int count) {
+  double *dA = nullptr, *dVR = nullptr;
+  cuDoubleComplex* dW = nullptr;
+  int* dInfo = nullptr;
+  CK(cudaMalloc(&dA, sizeof(double) * n * n));
+  CK(cudaMalloc(&dVR, sizeof(double) * n * n));
+  CK(cudaMalloc(&dW, sizeof(cuDoubleComplex) * n));
+  CK(cudaMalloc(&dInfo, sizeof(int)));
+  const cusolverEigMode_t jv = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  size_t dbytes = 0, hbytes = 0;
+  if (cusolverDnXgeev_bufferSize(solver, params, CUSOLVER_EIG_MODE_NOVECTOR, jv, n, CUDA_R_64F, dA, n, CUDA_C_64F, dW,
+                                 CUDA_R_64F, nullptr, n, CUDA_R_64F, dVR, n, CUDA_R_64F, &dbytes,
+                                 &hbytes) != CUSOLVER_STATUS_SUCCESS)
+    return -1;
+  void* dwork = nullptr;
+  std::vector<char> hwork(std::max<size_t>(hbytes, 1));
+  CK(cudaMalloc(&dwork, std::max<size_t>(dbytes, 1)));
+  double ok = 0;
+  const double t0 = now();
+  for (int b = 0; b < count; ++b) {
+    CK(cudaMemcpyAsync(dA, a0 + (size_t)b * n * n, sizeof(double) * n * n, cudaMemcpyHostToDevice, stream));
+    if (cusolverDnXgeev(solver, params, CUSOLVER_EIG_MODE_NOVECTOR, jv, n, CUDA_R_64F, dA, n, CUDA_C_64F, dW,
+                        CUDA_R_64F, nullptr, n, CUDA_R_64F, dVR, n, CUDA_R_64F, dwork, dbytes, hwork.data(), hbytes,
+                        dInfo) != CUSOLVER_STATUS_SUCCESS) {
+      ok = -1;
+      break;
+    }
+  }
+  CK(cudaStreamSynchronize(stream));
+  const double ms = (now() - t0) * 1e3;
+  cudaFree(dA);
+  cudaFree(dVR);
+  cudaFree(dW);
+  cudaFree(dInfo);
+  cudaFree(dwork);
+  return ok < 0 ? -1 : ms;
+}
+
+void row(int n, int64_t batch, bool vectors) {
+  const size_t nn = (size_t)n * n, elems = nn * batch;
+  const uint64_t seed = 5000 + n;
+  const char jr = vectors ? 'V' : 'N';
+  auto a0 = random_batch(n, batch, seed);
+  const int reps = elems * sizeof(double) > ((size_t)1 << 30) ? 2 : 3;
+  // Device buffers.
+  double *dA = nullptr, *dA0 = nullptr, *dWr = nullptr, *dWi = nullptr, *dVR = nullptr;
+  int* dInfo = nullptr;
+  CK(cudaMalloc(&dA, elems * sizeof(double)));
+  CK(cudaMalloc(&dA0, elems * sizeof(double)));
+  CK(cudaMalloc(&dWr, (size_t)n * batch * sizeof(double)));
+  CK(cudaMalloc(&dWi, (size_t)n * batch * sizeof(double)));
+  if (vectors) CK(cudaMalloc(&dVR, elems * sizeof(double)));
+  CK(cudaMalloc(&dInfo, batch * sizeof(int)));
+  CK(cudaMemcpy(dA0, a0.data(), elems * sizeof(double), cudaMemcpyHostToDevice));
+  int64_t failed = 0;
+  auto call = [&](double* a, double* wr, double* wi, double* vr, int* info) {
+    int st = sgpu_dgeev_batched(gctx, 'N', jr, n, a, n, nn, wr, wi, n, nullptr, 1, 0, vr, n, nn, info, batch);
+    if (st < 0) {
+      std::printf("sgpu_dgeev_batched failed: %d (%s)\n", st, sgpu_strerror(st));
+      std::exit(1);
+    }
+    failed = st;
+  };
+  double t_dev = -1, t_pin = -1, t_floor = -1;
+  std::vector<double> wr((size_t)n * batch), wi((size_t)n * batch);
+  if (!pageable_only) {
+    t_dev = best_ms(reps, [&] {
+      CK(cudaMemcpy(dA, dA0, elems * sizeof(double), cudaMemcpyDeviceToDevice));
+      CK(cudaEventRecord(ev0, 0));
+      call(dA, dWr, dWi, dVR, dInfo);
+      CK(cudaEventRecord(ev1, 0));
+      CK(cudaEventSynchronize(ev1));
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, ev0, ev1));
+      return (double)ms;
+    });
+    // Pinned host memory, end to end.
+    double *hA = nullptr, *hWr = nullptr, *hWi = nullptr, *hVR = nullptr;
+    int* hInfo = nullptr;
+    CK(cudaMallocHost(&hA, elems * sizeof(double)));
+    CK(cudaMallocHost(&hWr, (size_t)n * batch * sizeof(double)));
+    CK(cudaMallocHost(&hWi, (size_t)n * batch * sizeof(double)));
+    if (vectors) CK(cudaMallocHost(&hVR, elems * sizeof(double)));
+    CK(cudaMallocHost(&hInfo, batch * sizeof(int)));
+    t_pin = best_ms(reps, [&] {
+      std::memcpy(hA, a0.data(), elems * sizeof(double));
+      const double t0 = now();
+      call(hA, hWr, hWi, hVR, hInfo);
+      return (now() - t0) * 1e3;
+    });
+    std::memcpy(wr.data(), hWr, wr.size() * sizeof(double));
+    std::memcpy(wi.data(), hWi, wi.size() * sizeof(double));
+    // The PCIe floor: the same bytes, plain copies, pinned.
+    const size_t in_bytes = elems * sizeof(double);
+    const size_t out_bytes = 2 * (size_t)n * batch * sizeof(double) + batch * sizeof(int) + (vectors ? in_bytes : 0);
+    char* dOut = nullptr;
+    CK(cudaMalloc(&dOut, out_bytes));
+    char* hOut = nullptr;
+    CK(cudaMallocHost(&hOut, out_bytes));
+    t_floor = best_ms(reps, [&] {
+      const double t0 = now();
+      CK(cudaMemcpy(dA, hA, in_bytes, cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(hOut, dOut, out_bytes, cudaMemcpyDeviceToHost));
+      return (now() - t0) * 1e3;
+    });
+    cudaFree(dOut);
+    cudaFreeHost(hOut);
+    cudaFreeHost(hA);
+    cudaFreeHost(hWr);
+    cudaFreeHost(hWi);
+    if (hVR) cudaFreeHost(hVR);
+    cudaFreeHost(hInfo);
+  }
+  // Pageable host memory, end to end.
+  std::vector<double> pA(elems), pWr((size_t)n * batch), pWi((size_t)n * batch), pVR(vectors ? elems : 0);
+  std::vector<int> pInfo(batch);
+  const double t_page = best_ms(reps, [&] {
+    std::memcpy(pA.data(), a0.data(), elems * sizeof(double));
+    const double t0 = now();
+    call(pA.data(), pWr.data(), pWi.data(), vectors ? pVR.data() : nullptr, pInfo.data());
+    return (now() - t0) * 1e3;
+  });
+  if (pageable_only) {
+    wr = pWr;
+    wi = pWi;
+  }
+  // LAPACKE loop on a subsample (all of it when small), scaled; and the eigenvalue check.
+  const int64_t sub = std::min<int64_t>(batch, 50000);
+  double t_lap = -1, check = -1;
+  if (run_lapacke) {
+    std::vector<double> la(a0.begin(), a0.begin() + sub * nn), lwr(sub * n), lwi(sub * n),
+        lvr(vectors ? sub * nn : 0);
+    const double t0 = now();
+    lapacke_dgeev('N', jr, n, la.data(), lwr.data(), lwi.data(), nullptr, vectors ? lvr.data() : nullptr, sub);
+    t_lap = (now() - t0) * 1e3 * (double)batch / (double)sub;
+    double dmax = 0, wmax = 0;
+    for (size_t k = 0; k < (size_t)sub * n; ++k) {
+      dmax = std::max(dmax, std::hypot(wr[k] - lwr[k], wi[k] - lwi[k]));
+      wmax = std::max(wmax, std::hypot(lwr[k], lwi[k]));
+    }
+    check = dmax / wmax;
+  }
+  const int xs = n <= 30 ? 200 : 50;
+  const double t_x = pageable_only ? -1 : xgeev_loop(n, vectors, a0.data(), xs);
+  const double t_xs = t_x < 0 ? -1 : t_x * (double)batch / xs;
+  std::printf("| %d | %lld | %s | %s | %s | %s | %s | %s | %s | %s%s | %s | %.1e | %lld |\n", n, (long long)batch,
+              vectors ? "N,V" : "N,N", fmt(t_dev, 3).c_str(), fmt(t_pin).c_str(), fmt(t_page).c_str(),
+              fmt(t_floor).c_str(), t_floor > 0 ? fmt(t_pin / t_floor).c_str() : "-", fmt(t_lap, 0).c_str(),
+              fmt(t_xs, 0).c_str(), xs < batch ? " (s)" : "",
+              t_lap > 0 && t_pin > 0 ? fmt(t_lap / t_pin, 1).c_str() : "-", check, (long long)failed);
+  std::fflush(stdout);
+  cudaFree(dA);
+  cudaFree(dA0);
+  cudaFree(dWr);
+  cudaFree(dWi);
+  if (dVR) cudaFree(dVR);
+  cudaFree(dInfo);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool small = false, values_only = false;
+  int only = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--small")) small = true;
+    else if (!std::strcmp(argv[i], "--values-only")) values_only = true;
+    else if (!std::strcmp(argv[i], "--no-lapacke")) run_lapacke = false;
+    else if (!std::strcmp(argv[i], "--pageable-only")) pageable_only = true;
+    else if (!std::strcmp(argv[i], "--only-n") && i + 1 < argc) only = std::atoi(argv[++i]);
+  }
+  cudaDeviceProp prop;
+  if (!open_gpu(prop, stream, ev0, ev1)) return 0;
+  if (cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS || cusolverDnSetStream(solver, stream) != CUSOLVER_STATUS_SUCCESS ||
+      cusolverDnCreateParams(&params) != CUSOLVER_STATUS_SUCCESS) {
+    std::printf("cuSOLVER unavailable\n");
+    return 1;
+  }
+  sgpu_context_create(&gctx);
+  sgpu_context_set_backend(gctx, SGPU_BACKEND_GPU);
+  const char* pg = std::getenv("SGPU_EIG_PAGEABLE");
+  std::printf("device: %s, %d host threads, pageable mode %s, seeds 5000+n\n", prop.name, omp_get_max_threads(),
+              pg ? pg : "stage");
+  std::printf("| n | batch | jobvl,jobvr | sgpu dev (ms) | sgpu pinned (ms) | sgpu pageable (ms) | PCIe floor (ms) | "
+              "pinned/floor | LAPACKE+OMP (ms) | Xgeev loop (ms) | LAPACKE/pinned | check | info>0 |\n");
+  std::printf("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (int n : {5, 10, 15, 20, 25, 30, 48, 64}) {
+    if (only && n != only) continue;
+    int64_t batch = n <= 30 ? 500000 : n == 48 ? 200000 : 100000;
+    if (small) batch /= 10;
+    row(n, batch, false);
+    if (!values_only) row(n, batch, true);
+  }
+  sgpu_context_destroy(gctx);
+  return 0;
+}

@@ -1,0 +1,385 @@
+// dhseqr and dgeev on the GPU: the driver between the entry points and the kernels.
+//
+// Host data is streamed (seed 000 §2, Table 4.2): the batch is cut into pieces of whole matrices;
+// piece i goes H2D copy -> kernel -> D2H copy on stream i % kStreams, so one piece's copies
+// overlap the others' kernels and copies (H2D and D2H run on separate copy engines). Device
+// memory stays bounded by kStreams pieces, whatever the batch. Pinned host memory is copied by
+// DMA straight from and to the caller's arrays; pageable memory goes through pinned staging
+// buffers that the host cores fill and drain while the GPU works on the other pieces
+// (SGPU_EIG_PAGEABLE=register pins the caller's arrays instead, for the comparison in
+// docs/performance.md). Only matrix entries are written: the gaps between columns and between
+// matrices are never touched.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "../lib/dispatch.hpp"
+#include "../lib/internal.hpp"
+#include "eig_pipeline.hpp"
+#include "host_copy.hpp"
+
+namespace sgpu {
+namespace gpu {
+namespace eig_pipeline {
+
+namespace {
+
+using eig_smem::Job;
+
+constexpr int kStreams = 3;
+// Input bytes per piece: 32 MB unless SGPU_EIG_PIECE_BYTES says otherwise (the tests set it
+// small so that their batches are cut; the benchmark sweeps it). Chosen by measurement:
+// docs/performance.md, "dhseqr/dgeev from host memory".
+int64_t piece_bytes() {
+  static const int64_t v = [] {
+    const char* e = std::getenv("SGPU_EIG_PIECE_BYTES");
+    const long long x = e ? std::atoll(e) : 0;
+    return x >= 64 ? (int64_t)x : int64_t(32) << 20;
+  }();
+  return v;
+}
+
+bool register_pageable() {
+  static const bool v = [] {
+    const char* e = std::getenv("SGPU_EIG_PAGEABLE");
+    return e && !std::strcmp(e, "register");
+  }();
+  return v;
+}
+
+// The operands of a job, by name.
+enum Field { kA, kWr, kWi, kZ, kVl, kInfo, kFields };
+
+void* get(const Job& j, int f) {
+  switch (f) {
+    case kA: return j.A;
+    case kWr: return j.wr;
+    case kWi: return j.wi;
+    case kZ: return j.Z;
+    case kVl: return j.VL;
+    default: return j.info;
+  }
+}
+void set(Job& j, int f, void* p) {
+  switch (f) {
+    case kA: j.A = static_cast<double*>(p); break;
+    case kWr: j.wr = static_cast<double*>(p); break;
+    case kWi: j.wi = static_cast<double*>(p); break;
+    case kZ: j.Z = static_cast<double*>(p); break;
+    case kVl: j.VL = static_cast<double*>(p); break;
+    default: j.info = static_cast<int*>(p); break;
+  }
+}
+
+// One operand as rows of `width` elements, `pitch` apart, `rows_per` rows a matrix.
+struct Part {
+  bool used = false, in = false, out = false, packable = true;
+  size_t elem = sizeof(double);
+  int64_t width = 0, pitch = 0, rows_per = 0;
+  char* host = nullptr;
+  bool pinned = false;
+  size_t span = 0;  // bytes the whole batch spans
+};
+
+void describe(const Job& j, Part* p) {
+  const int64_t n = j.n;
+  auto matrix = [&](int f, int ld, int64_t stride, bool in, bool out) {
+    Part& q = p[f];
+    q.used = get(j, f) != nullptr;
+    q.in = in;
+    q.out = out;
+    q.width = n;
+    q.pitch = ld;
+    q.rows_per = n;
+    q.packable = stride == (int64_t)ld * n || j.batch == 1;
+    q.span = span_bytes(j.batch, stride, ld, n, n, sizeof(double));
+  };
+  const bool has_z = j.geev ? j.wantvr : j.compz != 0;
+  // dgeev's A is not written back (its contents on exit are unspecified, as LAPACK's).
+  matrix(kA, j.lda, j.sA, true, !j.geev);
+  matrix(kZ, j.ldz, j.sZ, !j.geev && j.compz == 2, true);
+  matrix(kVl, j.ldvl, j.sVL, false, true);
+  p[kZ].used = p[kZ].used && has_z;
+  p[kVl].used = p[kVl].used && j.geev && j.wantvl;
+  for (int f : {kWr, kWi}) {
+    Part& q = p[f];
+    q.used = true;
+    q.in = false;
+    q.out = true;
+    q.width = n;
+    q.pitch = j.sW;
+    q.rows_per = 1;
+    q.span = span_bytes(j.batch, j.sW, n, n, 1, sizeof(double));
+  }
+  Part& q = p[kInfo];
+  q.used = true;
+  q.out = true;
+  q.elem = sizeof(int);
+  q.width = q.pitch = q.rows_per = 1;
+  q.span = sizeof(int) * (size_t)j.batch;
+  for (int f = 0; f < kFields; ++f) p[f].host = static_cast<char*>(get(j, f));
+}
+
+// Streams, device buffers and pinned staging buffers, kept by a context between calls (they are
+// slow to create: cudaMallocHost pins page by page).
+struct Lane {
+  cudaStream_t s = nullptr;
+  void* dev[kFields] = {};
+  size_t dev_bytes[kFields] = {};
+  void* stage[kFields] = {};
+  size_t stage_bytes[kFields] = {};
+  int64_t b0 = 0, nb = 0;
+  bool busy = false;
+};
+struct Cache {
+  Lane lanes[kStreams];
+  ~Cache() {
+    for (Lane& l : lanes) {
+      if (l.s) cudaStreamSynchronize(l.s);
+      for (int f = 0; f < kFields; ++f) {
+        if (l.dev[f]) cudaFree(l.dev[f]);
+        if (l.stage[f]) cudaFreeHost(l.stage[f]);
+      }
+      if (l.s) cudaStreamDestroy(l.s);
+    }
+    (void)cudaGetLastError();
+  }
+};
+
+int grow_device(Lane& l, int f, size_t bytes) {
+  if (l.dev_bytes[f] >= bytes) return 0;
+  if (l.dev[f]) cudaFree(l.dev[f]);
+  l.dev[f] = nullptr;
+  l.dev_bytes[f] = 0;
+  if (cudaMalloc(&l.dev[f], bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    l.dev[f] = nullptr;
+    return SGPU_ERR_DEVICE_ALLOC;
+  }
+  l.dev_bytes[f] = bytes;
+  return 0;
+}
+int grow_stage(Lane& l, int f, size_t bytes) {
+  if (l.stage_bytes[f] >= bytes) return 0;
+  if (l.stage[f]) cudaFreeHost(l.stage[f]);
+  l.stage[f] = nullptr;
+  l.stage_bytes[f] = 0;
+  if (cudaMallocHost(&l.stage[f], bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    l.stage[f] = nullptr;
+    return SGPU_ERR_HOST_ALLOC;
+  }
+  l.stage_bytes[f] = bytes;
+  return 0;
+}
+
+bool is_pinned(const void* p) {
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
+// The kernels for one job on device memory.
+int device_job(Job j, cudaStream_t s) {
+  if (eig_smem::plan(j)) return eig_smem::launch(j, s);
+  return generic_eig(j, s);
+}
+
+int count_failures(const int* info, int64_t batch) {
+  int64_t failed = 0;
+  for (int64_t b = 0; b < batch; ++b) failed += info[b] != 0;
+  return failed > INT_MAX ? INT_MAX : (int)failed;
+}
+
+// Device data: in place on the context's stream; waits for info to count the failures.
+int run_device(sgpu_context* ctx, const Job& j) {
+  cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
+  if (int e = device_job(j, s)) return e;
+  std::vector<int> h(j.batch);
+  if (cudaMemcpyAsync(h.data(), j.info, sizeof(int) * j.batch, cudaMemcpyDefault, s) != cudaSuccess ||
+      cudaStreamSynchronize(s) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  return count_failures(h.data(), j.batch);
+}
+
+// Copies piece outputs of a finished lane from its staging buffers to pageable user memory.
+void drain(const Lane& l, const Part* parts, int threads) {
+  for (int f = 0; f < kFields; ++f) {
+    const Part& p = parts[f];
+    if (!p.used || !p.out || p.pinned) continue;
+    const size_t w = p.width * p.elem;
+    hostcopy::copy_rows(p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem, p.pitch * p.elem, l.stage[f], w, w,
+                        l.nb * p.rows_per, threads);
+  }
+}
+
+// Rows of a piece between host memory (pitched) and a packed device buffer.
+cudaError_t copy_piece(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, int64_t rows,
+                       cudaStream_t s) {
+  if (dpitch == width && spitch == width)
+    return cudaMemcpyAsync(dst, src, width * (size_t)rows, cudaMemcpyDefault, s);
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, (size_t)rows, cudaMemcpyDefault, s);
+}
+
+int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
+  cudaStream_t ctx_stream = static_cast<cudaStream_t>(ctx->stream);
+  const int threads = ctx->nthreads;
+  const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double);
+  const int64_t per = std::max<int64_t>(1, std::min<int64_t>(j.batch, piece_bytes() / std::max<int64_t>(mat_bytes, 1)));
+  const int64_t pieces = (j.batch + per - 1) / per;
+  int err = 0;
+  // Pageable operands: pinned staging, or (SGPU_EIG_PAGEABLE=register) the caller's pages pinned.
+  std::vector<void*> registered;
+  for (int f = 0; f < kFields; ++f) {
+    Part& p = parts[f];
+    if (!p.used) continue;
+    p.pinned = is_pinned(p.host);
+    if (!p.pinned && register_pageable() && p.span >= (size_t(1) << 20)) {
+      if (cudaHostRegister(p.host, p.span, cudaHostRegisterDefault) == cudaSuccess) {
+        registered.push_back(p.host);
+        p.pinned = true;
+      } else {
+        (void)cudaGetLastError();
+      }
+    }
+  }
+  cudaEvent_t ready = nullptr;
+  if (cudaEventCreateWithFlags(&ready, cudaEventDisableTiming) != cudaSuccess ||
+      cudaEventRecord(ready, ctx_stream) != cudaSuccess)
+    err = SGPU_ERR_DEVICE;
+  const int lanes = (int)std::min<int64_t>(kStreams, pieces);
+  for (int k = 0; k < lanes && !err; ++k) {
+    Lane& l = cache.lanes[k];
+    l.busy = false;
+    if (!l.s && cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking) != cudaSuccess) {
+      l.s = nullptr;
+      err = SGPU_ERR_DEVICE;
+      break;
+    }
+    if (cudaStreamWaitEvent(l.s, ready, 0) != cudaSuccess) err = SGPU_ERR_DEVICE;
+    for (int f = 0; f < kFields && !err; ++f) {
+      const Part& p = parts[f];
+      if (!p.used) continue;
+      const size_t bytes = (size_t)(per * p.rows_per * p.width) * p.elem;
+      err = grow_device(l, f, bytes);
+      if (!err && !p.pinned) err = grow_stage(l, f, bytes);
+    }
+  }
+  for (int64_t i = 0; i < pieces && !err; ++i) {
+    Lane& l = cache.lanes[i % kStreams];
+    if (l.busy) {  // the lane's previous piece: wait, then hand its outputs to the caller
+      if (cudaStreamSynchronize(l.s) != cudaSuccess) {
+        err = SGPU_ERR_DEVICE;
+        break;
+      }
+      l.busy = false;
+      drain(l, parts, threads);
+    }
+    l.b0 = i * per;
+    l.nb = std::min(per, j.batch - l.b0);
+    Job pj = j;
+    pj.batch = l.nb;
+    pj.lda = pj.ldz = pj.ldvl = j.n;
+    pj.sA = pj.sZ = pj.sVL = (int64_t)j.n * j.n;
+    pj.sW = j.n;
+    for (int f = 0; f < kFields && !err; ++f) {
+      const Part& p = parts[f];
+      set(pj, f, p.used ? l.dev[f] : nullptr);
+      if (!p.used || !p.in) continue;
+      const size_t w = p.width * p.elem;
+      const char* src = p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem;
+      const int64_t rows = l.nb * p.rows_per;
+      if (!p.pinned) {  // pack into the staging buffer on the host cores, then one DMA
+        hostcopy::copy_rows(l.stage[f], w, src, p.pitch * p.elem, w, rows, threads);
+        src = static_cast<const char*>(l.stage[f]);
+      }
+      if (copy_piece(l.dev[f], w, src, p.pinned ? p.pitch * p.elem : w, w, rows, l.s) != cudaSuccess)
+        err = SGPU_ERR_DEVICE;
+    }
+    if (err || (err = device_job(pj, l.s))) break;
+    for (int f = 0; f < kFields && !err; ++f) {
+      const Part& p = parts[f];
+      if (!p.used || !p.out) continue;
+      const size_t w = p.width * p.elem;
+      char* dst = p.pinned ? p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem : static_cast<char*>(l.stage[f]);
+      if (copy_piece(dst, p.pinned ? p.pitch * p.elem : w, l.dev[f], w, w, l.nb * p.rows_per, l.s) != cudaSuccess)
+        err = SGPU_ERR_DEVICE;
+    }
+    l.busy = true;
+  }
+  for (int k = 0; k < kStreams; ++k) {
+    Lane& l = cache.lanes[k];
+    if (!l.busy) continue;
+    l.busy = false;
+    if (cudaStreamSynchronize(l.s) != cudaSuccess) {
+      if (!err) err = SGPU_ERR_DEVICE;
+      continue;
+    }
+    if (!err) drain(l, parts, threads);
+  }
+  if (ready) cudaEventDestroy(ready);
+  for (void* p : registered) cudaHostUnregister(p);
+  (void)cudaGetLastError();
+  if (err) return err;
+  return count_failures(j.info, j.batch);
+}
+
+}  // namespace
+
+int run(sgpu_context* ctx, const Job& j) {
+  Part parts[kFields];
+  describe(j, parts);
+  bool any_host = false, all_host = true, packable = true;
+  for (int f = 0; f < kFields; ++f) {
+    const Part& p = parts[f];
+    if (!p.used) continue;
+    const bool host = classify(p.host) == MemKind::kHost;
+    any_host = any_host || host;
+    all_host = all_host && host;
+    packable = packable && p.packable;
+  }
+  if (!any_host) return run_device(ctx, j);
+  if (all_host && packable) {
+    // The context's cache when it is free; a private one when another call holds it.
+    std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
+    Cache priv;
+    Cache* cache = &priv;
+    if (lock.owns_lock()) {
+      if (!ctx->gpu_pipe) ctx->gpu_pipe = new (std::nothrow) Cache;
+      if (ctx->gpu_pipe) cache = static_cast<Cache*>(ctx->gpu_pipe);
+    }
+    return run_streamed(ctx, j, parts, *cache);
+  }
+  // Mixed memory or gaps that a piece cannot describe: stage every host operand whole.
+  Job d = j;
+  void* ptr[kFields];
+  std::vector<Operand> ops;
+  for (int f = 0; f < kFields; ++f) {
+    ptr[f] = parts[f].used ? get(j, f) : nullptr;
+    if (parts[f].used) ops.push_back(Operand{&ptr[f], parts[f].span, parts[f].out});
+  }
+  return with_device_operands(ctx, ops.data(), ops.size(), [&] {
+    for (int f = 0; f < kFields; ++f)
+      if (parts[f].used) set(d, f, ptr[f]);
+    return run_device(ctx, d);
+  });
+}
+
+void release(sgpu_context* ctx) {
+  delete static_cast<Cache*>(ctx->gpu_pipe);
+  ctx->gpu_pipe = nullptr;
+}
+
+}  // namespace eig_pipeline
+}  // namespace gpu
+}  // namespace sgpu

@@ -1,0 +1,29 @@
+// The dhseqr/dgeev GPU driver (eig_pipeline.cu): where the operands are decides how a call runs.
+#pragma once
+#include "eig_smem.hpp"
+
+struct sgpu_context;
+
+namespace sgpu {
+namespace gpu {
+namespace eig_pipeline {
+
+// Runs job j (its pointers as the caller gave them) on ctx's device:
+//  - every operand in device (or managed) memory: in place on the context's stream;
+//  - every operand in host memory, matrices packed with a leading dimension (stride == ld * n):
+//    streamed in pieces over several streams, copies overlapped with the kernels;
+//  - otherwise: staged whole through device buffers (the seam's with_device_operands).
+// Returns the number of matrices with info != 0, or SGPU_ERR_*.
+int run(sgpu_context* ctx, const eig_smem::Job& j);
+
+// Frees the streams and buffers a context caches for the pipeline.
+void release(sgpu_context* ctx);
+
+}  // namespace eig_pipeline
+
+// The generic warp path (eig_warp.cu) for orders whose slots do not fit in shared memory:
+// enqueues j on s (device pointers). 0 or SGPU_ERR_*.
+int generic_eig(const eig_smem::Job& j, cudaStream_t s);
+
+}  // namespace gpu
+}  // namespace sgpu

@@ -1,0 +1,218 @@
+// dhseqr and dgeev with the matrices in shared memory (seed 000 §4.4's SWB assignment, on Hopper):
+// a warp takes 32 / P consecutive matrices, copies them (with Z for compz V) from global memory
+// into its slots with all 32 lanes on consecutive elements, then each team of P lanes runs the
+// shared core (compat/core/) on its slot, and the warp copies the results back the same way.
+//
+// Why no separate MW -> RW / EW rearrangement kernel (the seed's Table 4.1): the warp's copy reads
+// the caller's MW data coalesced already (consecutive matrices are consecutive in memory), so a
+// rearrangement pass would only add a read and a write of the whole batch. The seed's EW/MWB
+// assignment ran the QR sweeps on global memory; here every step works on shared memory, and the
+// whole batch passes through global memory once each way.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "../compat/core/geev.hpp"
+#include "../compat/core/hseqr.hpp"
+#include "../lib/internal.hpp"
+#include "eig_smem.hpp"
+#include "team.cuh"
+
+namespace sgpu {
+namespace gpu {
+namespace eig_smem {
+
+namespace {
+
+using core::Mat1;
+using core::Vec1;
+
+constexpr int kMaxWarpsPerBlock = 4;
+
+// What a kernel instance computes (separate instances, so the eigenvalue-only kernels do not
+// carry the vector code's registers).
+enum Mode { kHseqrValues = 0, kHseqrVectors = 1, kGeevValues = 2, kGeevVectors = 3 };
+
+int mode_of(const Job& j) {
+  if (j.geev) return j.wantvl || j.wantvr ? kGeevVectors : kGeevValues;
+  return j.compz ? kHseqrVectors : kHseqrValues;
+}
+
+// Where a slot's parts start (doubles from the slot's start).
+struct SlotShape {
+  int64_t z, vl, w, work;
+  __host__ __device__ SlotShape(const Job& j) {
+    const int64_t nn = (int64_t)j.n * j.ld;
+    const bool has_z = j.geev ? j.wantvr : j.compz != 0, has_vl = j.geev && j.wantvl;
+    z = nn;
+    vl = z + (has_z ? nn : 0);
+    w = vl + (has_vl ? nn : 0);
+    work = w + 2 * (int64_t)j.n;
+  }
+  __host__ __device__ int64_t end(const Job& j) const { return work + (j.geev ? core::geev_work(j.n) : 0); }
+};
+
+// Copies cnt matrices of rows x cols between global memory (element (r, c) of matrix b at
+// g[b*sg + r + c*ldg]) and the warp's slots (s[b*slot + r + c*lds]): consecutive lanes on
+// consecutive elements, so packed data is read and written coalesced.
+template <bool kToShared>
+__device__ void warp_copy(int lane, int cnt, int rows, int cols, double* g, int ldg, int64_t sg, double* s, int lds,
+                          int64_t slot) {
+  const int per = rows * cols, total = cnt * per;
+  for (int k = lane; k < total; k += 32) {
+    const int b = k / per, e = k - b * per, c = e / rows, r = e - c * rows;
+    double* gp = g + b * sg + r + (int64_t)c * ldg;
+    double* sp = s + b * slot + r + (int64_t)c * lds;
+    if (kToShared) *sp = *gp;
+    else *gp = *sp;
+  }
+}
+
+template <int P, int kMode>
+__global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_eig(const Job j) {
+  extern __shared__ double sm[];
+  constexpr int kTeams = 32 / P;
+  constexpr bool kGeev = kMode >= kGeevValues;
+  constexpr bool kVectors = kMode == kHseqrVectors || kMode == kGeevVectors;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, team = lane / P;
+  const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
+  const SlotShape sh(j);
+  const int n = j.n, ld = j.ld;
+  double* slots = sm + (int64_t)warp * kTeams * j.slot;
+  double* my = slots + team * j.slot;
+  const int64_t wpb = blockDim.x / 32, stride = (int64_t)gridDim.x * wpb * kTeams;
+  const bool has_z = kVectors && (kGeev ? j.wantvr : true), has_vl = kGeev && kVectors && j.wantvl;
+  const bool load_z = !kGeev && kVectors && j.compz == core::kCompzV;
+  for (int64_t b0 = ((int64_t)blockIdx.x * wpb + warp) * kTeams; b0 < j.batch; b0 += stride) {
+    const int cnt = (int)(j.batch - b0 < kTeams ? j.batch - b0 : kTeams);
+    warp_copy<true>(lane, cnt, n, n, j.A + b0 * j.sA, j.lda, j.sA, slots, ld, j.slot);
+    if (load_z) warp_copy<true>(lane, cnt, n, n, j.Z + b0 * j.sZ, j.ldz, j.sZ, slots + sh.z, ld, j.slot);
+    __syncwarp();
+    if (team < cnt) {
+      const Mat1<double> a{my, 1, ld}, z{my + sh.z, 1, ld}, vl{my + sh.vl, 1, ld};
+      const Vec1<double> wr{my + sh.w, 1}, wi{my + sh.w + n, 1};
+      int r;
+      if (kGeev)
+        r = core::geev(t, kVectors && j.wantvl, kVectors && j.wantvr, n, a, wr, wi, vl, z, my + sh.work);
+      else
+        r = core::hseqr(t, j.wantt, kVectors ? j.compz : core::kCompzN, n, j.ilo, j.ihi, a, wr, wi, z);
+      if (t.leader()) j.info[b0 + team] = r;
+    }
+    __syncwarp();
+    warp_copy<false>(lane, cnt, n, 1, j.wr + b0 * j.sW, n, j.sW, slots + sh.w, n, j.slot);
+    warp_copy<false>(lane, cnt, n, 1, j.wi + b0 * j.sW, n, j.sW, slots + sh.w + n, n, j.slot);
+    // dgeev's A is "overwritten" with nothing a caller may use (LAPACK), so it is not written back.
+    if (!kGeev) warp_copy<false>(lane, cnt, n, n, j.A + b0 * j.sA, j.lda, j.sA, slots, ld, j.slot);
+    if (has_z) warp_copy<false>(lane, cnt, n, n, j.Z + b0 * j.sZ, j.ldz, j.sZ, slots + sh.z, ld, j.slot);
+    if (has_vl) warp_copy<false>(lane, cnt, n, n, j.VL + b0 * j.sVL, j.ldvl, j.sVL, slots + sh.vl, ld, j.slot);
+    __syncwarp();
+  }
+}
+
+using Kernel = void (*)(const Job);
+
+template <int P>
+Kernel kernel_for_mode(int mode) {
+  switch (mode) {
+    case kHseqrValues: return k_eig<P, kHseqrValues>;
+    case kHseqrVectors: return k_eig<P, kHseqrVectors>;
+    case kGeevValues: return k_eig<P, kGeevValues>;
+    default: return k_eig<P, kGeevVectors>;
+  }
+}
+
+Kernel kernel_for(const Job& j) {
+  const int m = mode_of(j);
+  switch (j.lanes) {
+    case 1: return kernel_for_mode<1>(m);
+    case 2: return kernel_for_mode<2>(m);
+    case 4: return kernel_for_mode<4>(m);
+    case 8: return kernel_for_mode<8>(m);
+    case 16: return kernel_for_mode<16>(m);
+    default: return kernel_for_mode<32>(m);
+  }
+}
+
+int forced_lanes() {
+  static const int v = [] {
+    const char* e = std::getenv("SGPU_EIG_TEAM");
+    const int p = e ? std::atoi(e) : 0;
+    return p == 1 || p == 2 || p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
+  }();
+  return v;
+}
+
+struct DeviceLimits {
+  int sms = 0, optin = 0, err = 0;
+};
+DeviceLimits limits() {
+  DeviceLimits d;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&d.optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+    (void)cudaGetLastError();
+    d.err = SGPU_ERR_DEVICE;
+  }
+  return d;
+}
+
+}  // namespace
+
+// ---- tuning -------------------------------------------------------------------------------------
+// Lanes per matrix, by order (H100, 500 000 random matrices, device-resident; docs/performance.md
+// "dhseqr/dgeev on the GPU: lanes per matrix"). Until that sweep: the smallest power of two >= n/4.
+int team_lanes(int n, bool vectors) {
+  if (int f = forced_lanes()) return f;
+  (void)vectors;
+  int p = 1;
+  while (4 * p < n && p < 32) p *= 2;
+  return p;
+}
+
+bool plan(Job& j) {
+  const DeviceLimits d = limits();
+  if (d.err || j.n < 1) return false;
+  j.ld = j.n | 1;
+  j.slot = SlotShape(j).end(j) | 1;  // odd: the same element of neighbouring slots in distinct banks
+  const int64_t bytes = j.slot * (int64_t)sizeof(double);
+  // The table's P, widened until one warp's slots fit in a block.
+  for (int p = team_lanes(j.n, mode_of(j) % 2 == 1); p <= 32; p *= 2) {
+    const int64_t warp_bytes = bytes * (32 / p);
+    const int64_t warps = std::min<int64_t>(kMaxWarpsPerBlock, d.optin / warp_bytes);
+    if (warps >= 1) {
+      j.lanes = p;
+      j.warps = (int)warps;
+      j.smem = (size_t)(warps * warp_bytes);
+      return true;
+    }
+  }
+  return false;
+}
+
+int launch(const Job& j, cudaStream_t s) {
+  if (j.batch == 0) return 0;
+  const DeviceLimits d = limits();
+  if (d.err) return d.err;
+  const Kernel k = kernel_for(j);
+  if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)j.smem) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  const int threads = 32 * j.warps;
+  int occ = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, threads, j.smem) != cudaSuccess || occ < 1) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  // Every resident block loops over groups of matrices: enough blocks to fill the GPU once.
+  const int64_t per_block = (int64_t)j.warps * (32 / j.lanes);
+  const int64_t grid = std::min<int64_t>((j.batch + per_block - 1) / per_block, (int64_t)occ * d.sms);
+  k<<<(unsigned)grid, threads, j.smem, s>>>(j);
+  if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+  return 0;
+}
+
+}  // namespace eig_smem
+}  // namespace gpu
+}  // namespace sgpu
