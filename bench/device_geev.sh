@@ -16,7 +16,7 @@ fi
 for n in ${TEAM_N:-}; do
   for p in 1 2 4 8 16 32; do
     echo "SGPU_EIG_TEAM=$p n=$n"
-    SGPU_EIG_TEAM=$p timeout 120 build/bench/sgpu_geev_bench ${TEAM_ARGS:---small --no-lapacke} --only-n $n 2>&1 | grep "^| $n |"
+    SGPU_EIG_TEAM=$p timeout 120 build/bench/sgpu_geev_bench ${TEAM_ARGS:---small --dev-only} --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/geev_team.txt"
 if [ -n "${GEEV_BENCH_ARGS-x}" ]; then

@@ -10,7 +10,7 @@
 // Inputs: uniform random entries in [-1, 1] (seed printed). Eigenvalues only (jobvl = jobvr = N)
 // and with right eigenvectors (jobvr = V). Best of `reps`. The check column: sgpu's eigenvalues
 // against LAPACKE's on the subsample, max |d lambda| / max |lambda| over matching positions.
-// Usage: sgpu_geev_bench [--small] [--only-n N] [--values-only] [--no-lapacke] [--pageable-only]
+// Usage: sgpu_geev_bench [--small] [--only-n N] [--values-only] [--no-lapacke] [--pageable-only] [--dev-only]
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -31,7 +31,7 @@ cudaEvent_t ev0, ev1;
 sgpu_context_t gctx;
 cusolverDnHandle_t solver;
 cusolverDnParams_t params;
-bool pageable_only = false, run_lapacke = true;
+bool pageable_only = false, run_lapacke = true, dev_only = false;
 
 std::string fmt(double ms, int digits = 2) {
   if (ms < 0) return "-";
@@ -137,6 +137,8 @@ void row(int n, int64_t batch, bool vectors) {
       CK(cudaEventElapsedTime(&ms, ev0, ev1));
       return (double)ms;
     });
+  }
+  if (!pageable_only && !dev_only) {
     // Pinned host memory, end to end.
     double *hA = nullptr, *hWr = nullptr, *hWi = nullptr, *hVR = nullptr;
     int* hInfo = nullptr;
@@ -173,6 +175,17 @@ void row(int n, int64_t batch, bool vectors) {
     cudaFreeHost(hWi);
     if (hVR) cudaFreeHost(hVR);
     cudaFreeHost(hInfo);
+  }
+  if (dev_only) {
+    std::printf("| %d | %lld | %s | %s | dev only |\n", n, (long long)batch, vectors ? "N,V" : "N,N", fmt(t_dev, 3).c_str());
+    std::fflush(stdout);
+    cudaFree(dA);
+    cudaFree(dA0);
+    cudaFree(dWr);
+    cudaFree(dWi);
+    if (dVR) cudaFree(dVR);
+    cudaFree(dInfo);
+    return;
   }
   // Pageable host memory, end to end.
   std::vector<double> pA(elems), pWr((size_t)n * batch), pWi((size_t)n * batch), pVR(vectors ? elems : 0);
@@ -230,6 +243,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--values-only")) values_only = true;
     else if (!std::strcmp(argv[i], "--no-lapacke")) run_lapacke = false;
     else if (!std::strcmp(argv[i], "--pageable-only")) pageable_only = true;
+    else if (!std::strcmp(argv[i], "--dev-only")) dev_only = true;
     else if (!std::strcmp(argv[i], "--only-n") && i + 1 < argc) only = std::atoi(argv[++i]);
   }
   cudaDeviceProp prop;
