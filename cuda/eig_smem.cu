@@ -160,14 +160,22 @@ DeviceLimits limits() {
 }  // namespace
 
 // ---- tuning -------------------------------------------------------------------------------------
-// Lanes per matrix, by order (H100, 500 000 random matrices, device-resident; docs/performance.md
-// "dhseqr/dgeev on the GPU: lanes per matrix"). Until that sweep: the smallest power of two >= n/4.
+// Lanes per matrix, by order, with and without vectors: the fastest P of the sweep on the H100
+// (2026-11-22, dgeev of 50 000 random matrices (20 000 at n = 48, 10 000 at n = 64), device-
+// resident, `TEAM_N=... bash bench/device_geev.sh`; table in docs/performance.md, "dhseqr/dgeev on
+// the GPU"). Orders between the measured ones take the next measured order's P.
+//   n        5   10   15   20   30   48   64
+//   values   2    4    8    8   16   32   16
+//   vectors  2    1    2    4    8   32   32
 int team_lanes(int n, bool vectors) {
   if (int f = forced_lanes()) return f;
-  (void)vectors;
-  int p = 1;
-  while (4 * p < n && p < 32) p *= 2;
-  return p;
+  struct Row {
+    int n, values, vectors;
+  };
+  static constexpr Row kTable[] = {{5, 2, 2}, {10, 4, 1}, {15, 8, 2}, {20, 8, 4}, {30, 16, 8}, {48, 32, 32}, {64, 16, 32}};
+  for (const Row& r : kTable)
+    if (n <= r.n) return vectors ? r.vectors : r.values;
+  return 32;
 }
 
 bool plan(Job& j) {
