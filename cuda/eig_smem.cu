@@ -160,21 +160,23 @@ DeviceLimits limits() {
 }  // namespace
 
 // ---- tuning -------------------------------------------------------------------------------------
-// Lanes per matrix, by order, with and without vectors: the fastest P of the sweep on the H100
-// (2026-11-22, dgeev of 50 000 random matrices (20 000 at n = 48, 10 000 at n = 64), device-
-// resident, `TEAM_N=... bash bench/device_geev.sh`; table in docs/performance.md, "dhseqr/dgeev on
-// the GPU"). Orders between the measured ones take the next measured order's P.
-//   n        5   10   15   20   30   48   64
-//   values   2    4    8    8   16   32   16
-//   vectors  2    1    2    4    8   32   32
-int team_lanes(int n, bool vectors) {
+// Lanes per matrix, by order: from the sweep on the H100 (2026-11-22, dgeev of 50 000 random
+// matrices (20 000 at n = 48, 10 000 at n = 64), device-resident, `TEAM_N=... bash
+// bench/device_geev.sh`; docs/performance.md, "dhseqr/dgeev on the GPU"). One P per order for
+// values and vectors alike: a team's sums depend on P, and a call's eigenvalues must not depend on
+// the job flags. Values first where the two disagree (n = 15: P = 4 costs values 14%, saves vectors
+// 15% against P = 8; n = 64: P = 32 costs values 8%, halves vectors). Orders between the measured
+// ones take the next measured order's P.
+//   n    5   10   15   20   30   48   64
+//   P    2    4    4    8   16   32   32
+int team_lanes(int n) {
   if (int f = forced_lanes()) return f;
   struct Row {
-    int n, values, vectors;
+    int n, lanes;
   };
-  static constexpr Row kTable[] = {{5, 2, 2}, {10, 4, 1}, {15, 8, 2}, {20, 8, 4}, {30, 16, 8}, {48, 32, 32}, {64, 16, 32}};
+  static constexpr Row kTable[] = {{5, 2}, {10, 4}, {15, 4}, {20, 8}, {30, 16}, {48, 32}, {64, 32}};
   for (const Row& r : kTable)
-    if (n <= r.n) return vectors ? r.vectors : r.values;
+    if (n <= r.n) return r.lanes;
   return 32;
 }
 
@@ -185,7 +187,7 @@ bool plan(Job& j) {
   j.slot = SlotShape(j).end(j) | 1;  // odd: the same element of neighbouring slots in distinct banks
   const int64_t bytes = j.slot * (int64_t)sizeof(double);
   // The table's P, widened until one warp's slots fit in a block.
-  for (int p = team_lanes(j.n, mode_of(j) % 2 == 1); p <= 32; p *= 2) {
+  for (int p = team_lanes(j.n); p <= 32; p *= 2) {
     const int64_t warp_bytes = bytes * (32 / p);
     const int64_t warps = std::min<int64_t>(kMaxWarpsPerBlock, d.optin / warp_bytes);
     if (warps >= 1) {

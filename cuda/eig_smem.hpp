@@ -41,9 +41,9 @@ struct Job {
   size_t smem = 0;    // bytes of shared memory per block
 };
 
-// Lanes per matrix for order n: the tuning table (eig_smem.cu, with the measurements that chose
+// Lanes per matrix for order n (values and vectors alike): the tuning table (eig_smem.cu, with the measurements that chose
 // it); SGPU_EIG_TEAM=1|2|4|8|16|32 forces it (the benchmark's sweep).
-int team_lanes(int n, bool vectors);
+int team_lanes(int n);
 
 // Fills the slot shape and launch shape; false when one matrix's slot does not fit in a block's
 // shared memory (then the generic warp path serves the call).

@@ -55,11 +55,13 @@ SGPU_HD void orghr(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
   for (int c = t.first(1); c <= n; c += t.step())
     for (int r = 1; r <= n; ++r) q(r, c) = (r == c) ? 1.0 : 0.0;
   t.sync();
-  // Backward accumulation: column c of Q only ever changes in the member that owns c.
+  // Backward accumulation: column c of Q only ever changes in the member that owns c, so the
+  // ownership must not move with i (team loops start at 1, not at i + 1: no sync is needed).
   for (int i = ihi - 1; i >= ilo; --i) {
     const int m = ihi - i;
     const double ti = tau[i];
-    for (int c = t.first(i + 1); c <= ihi; c += t.step()) {
+    for (int c = t.first(1); c <= ihi; c += t.step()) {
+      if (c < i + 1) continue;
       double w = q(i + 1, c);
       for (int k = 1; k < m; ++k) w += a(i + 1 + k, i) * q(i + 1 + k, c);
       w *= ti;
