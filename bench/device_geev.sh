@@ -27,9 +27,10 @@ if [ -n "${PAGEABLE_REGISTER:-}" ]; then
 fi
 if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
-  for run in ${SANITIZE_RUNS:-"memcheck:test_dgeev --backend gpu --quick" "racecheck:test_dgeev --backend gpu --quick" \
-             "memcheck:test_dhseqr --backend gpu --quick" "racecheck:test_dhseqr --backend gpu --quick" \
-             "memcheck:test_eig_stream" "memcheck:test_hostile --backend gpu" "racecheck:test_hostile --backend gpu"}; do
+  # SANITIZE_RUNS: "tool:test args;tool:test args;..." (default: all of these)
+  runs=${SANITIZE_RUNS:-"memcheck:test_dgeev --backend gpu --quick;racecheck:test_dgeev --backend gpu --quick;memcheck:test_dhseqr --backend gpu --quick;racecheck:test_dhseqr --backend gpu --quick;memcheck:test_eig_stream;memcheck:test_hostile --backend gpu;racecheck:test_hostile --backend gpu"}
+  IFS=';' read -ra list <<< "$runs"
+  for run in "${list[@]}"; do
     tool=${run%%:*}; t=${run#*:}
     SGPU_EIG_PIECE_BYTES=4096 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 build/tests/$t >> "$out/sanitizer.log" 2>&1
     echo "compute-sanitizer $tool on $t: rc=$?"
