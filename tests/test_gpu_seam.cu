@@ -102,6 +102,7 @@ int main() {
     int st_g = sgpu_dgeev_batched(gpu, 'N', 'V', n, d_a, lda, sA, p_wr, wi_d.data(), sW, nullptr, 1, 0, d_vr, lda, sA,
                                   m_info, nb);
     auto vr_g = to_host(d_vr, vr.size());
+    const std::vector<double> wr_g(p_wr, p_wr + wr.size());
     bool gaps = true;
     for (size_t k = 0; k < vr.size(); ++k) {
       int64_t off = (int64_t)(k % sA);
@@ -110,13 +111,28 @@ int main() {
     bool infos = true;
     for (int b = 0; b < nb; ++b) infos = infos && m_info[b] == 0;
     EXPECT(st_g == 0 && infos && gaps, "forced GPU dgeev on device data: %d (infos %d, gaps %d)", st_g, infos, gaps);
-    // AUTO with device data takes the GPU backend (measured faster at every order): same bits.
+    // AUTO with some operands in host memory (wr pinned, wi pageable) keeps the CPU backend: the
+    // host call's bits.
     CUDA_OK(cudaMemcpy(d_a, a.data(), sizeof(double) * a.size(), cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(d_vr, vr.data(), sizeof(double) * vr.size(), cudaMemcpyHostToDevice));
     int st_a = sgpu_dgeev_batched(autoc, 'N', 'V', n, d_a, lda, sA, p_wr, wi_d.data(), sW, nullptr, 1, 0, d_vr, lda, sA,
                                   m_info, nb);
-    EXPECT(st_a == 0 && same_bits(to_host(d_vr, vr.size()), vr_g), "AUTO dgeev on device data differs from the GPU: %d",
-           st_a);
+    EXPECT(st_a == 0 && same_bits(to_host(d_vr, vr.size()), vr_h), "AUTO dgeev on mixed memory: %d", st_a);
+    // AUTO with every operand on the device takes the GPU backend (measured faster at every
+    // order): the forced GPU call's bits.
+    {
+      double* d_wr = to_device(wr);
+      double* d_wi = to_device(wi);
+      int* d_info = to_device(std::vector<int>(nb, -1));
+      CUDA_OK(cudaMemcpy(d_a, a.data(), sizeof(double) * a.size(), cudaMemcpyHostToDevice));
+      CUDA_OK(cudaMemcpy(d_vr, vr.data(), sizeof(double) * vr.size(), cudaMemcpyHostToDevice));
+      int st_ad = sgpu_dgeev_batched(autoc, 'N', 'V', n, d_a, lda, sA, d_wr, d_wi, sW, nullptr, 1, 0, d_vr, lda, sA,
+                                     d_info, nb);
+      EXPECT(st_ad == 0 && same_bits(to_host(d_vr, vr.size()), vr_g) && same_bits(to_host(d_wr, wr.size()), wr_g),
+             "AUTO dgeev on device data differs from the forced GPU call: %d", st_ad);
+      cudaFree(d_wr);
+      cudaFree(d_wi);
+      cudaFree(d_info);
+    }
     // Forced GPU scan of host data (staged to the device and back).
     float one = 1.0f, out = 0.0f;
     int st_s = sgpu_scan_cols(gpu, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, 1, 1, &one, 1, 1, &out, 1, 1, 1);
