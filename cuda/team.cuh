@@ -21,7 +21,11 @@ struct WarpTeam {
   __device__ int step() const { return P; }
   __device__ bool owns(int lo, int i) const { return i >= lo && ((i - lo) & (P - 1)) == rank; }
   __device__ bool leader() const { return rank == 0; }
-  __device__ void sync() const { __syncwarp(mask); }
+  // A team of one lane has nothing to wait for; a one-lane __syncwarp would still split the warp
+  // (each lane its own convergence barrier), which the P = 1 kernels measured (docs/performance.md).
+  __device__ void sync() const {
+    if (P > 1) __syncwarp(mask);
+  }
   __device__ double sum(double x) const {
     for (int o = P / 2; o > 0; o /= 2) x += __shfl_xor_sync(mask, x, o, P);
     return x;
