@@ -200,25 +200,39 @@ bool plan(Job& j) {
   return false;
 }
 
-int launch(const Job& j, cudaStream_t s) {
-  if (j.batch == 0) return 0;
+int launch(const Job& job, cudaStream_t s) {
+  if (job.batch == 0) return 0;
   const DeviceLimits d = limits();
   if (d.err) return d.err;
+  Job j = job;
   const Kernel k = kernel_for(j);
   if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)j.smem) != cudaSuccess) {
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE;
   }
-  const int threads = 32 * j.warps;
-  int occ = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, threads, j.smem) != cudaSuccess || occ < 1) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE;
+  // Warps per block: the most warps resident per SM. Shared memory bounds the residents, and it is
+  // handed out in whole blocks, so smaller blocks can waste less of it (n = 15 on the H100: blocks
+  // of 4 warps leave 60 of 228 KB unused, blocks of 1 warp fit 10 warps instead of 8).
+  const size_t warp_bytes = j.smem / (size_t)j.warps;
+  int best_w = 0, best_occ = 0;
+  for (int w = 1; w <= j.warps; ++w) {
+    int occ = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, 32 * w, warp_bytes * w) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return SGPU_ERR_DEVICE;
+    }
+    if (occ * w >= best_occ * best_w) {
+      best_w = w;
+      best_occ = occ;
+    }
   }
+  if (best_occ < 1) return SGPU_ERR_DEVICE;
+  j.warps = best_w;
+  j.smem = warp_bytes * best_w;
   // Every resident block loops over groups of matrices: enough blocks to fill the GPU once.
   const int64_t per_block = (int64_t)j.warps * (32 / j.lanes);
-  const int64_t grid = std::min<int64_t>((j.batch + per_block - 1) / per_block, (int64_t)occ * d.sms);
-  k<<<(unsigned)grid, threads, j.smem, s>>>(j);
+  const int64_t grid = std::min<int64_t>((j.batch + per_block - 1) / per_block, (int64_t)best_occ * d.sms);
+  k<<<(unsigned)grid, 32 * j.warps, j.smem, s>>>(j);
   if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
   return 0;
 }
