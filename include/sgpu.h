@@ -103,7 +103,8 @@ SGPU_API int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n
                                  int *info, int64_t batch);
 
 /* Eigenvalues and left/right eigenvectors (jobvl, jobvr 'N'|'V') of general real matrices, as
- * LAPACK dgeev (with balancing). A is overwritten. */
+ * LAPACK dgeev (with balancing). A is overwritten (its contents on exit are unspecified, as
+ * LAPACK's: the GPU backend leaves it unchanged). */
 SGPU_API int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n,
                                 double *A, int lda, int64_t strideA,
                                 double *wr, double *wi, int64_t strideW,
