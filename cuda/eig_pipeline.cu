@@ -32,23 +32,16 @@ namespace {
 using eig_smem::Job;
 
 constexpr int kStreams = 3;
-// Input bytes per piece: 8 MB, and at least kMinPieceMatrices matrices. Measured on the H100
-// (docs/performance.md, "dhseqr/dgeev from host memory: piece size"): at n = 5, 8 MB pieces beat
-// 4 / 16 / 32 / 64 MB (pinned 3.39 ms against 3.95 / 4.05 / 4.91 / 5.46); at n = 30, pieces of
-// fewer than about 2 000 matrices leave the GPU underfilled (8 MB = 1 165 matrices: 506 ms against
-// 434). SGPU_EIG_PIECE_BYTES sets the bytes exactly, with no minimum count (the tests set it small
-// so that their batches are cut into many pieces).
-constexpr int64_t kPieceBytes = int64_t(8) << 20;
-constexpr int64_t kMinPieceMatrices = 4096;
-int64_t piece_matrices(int64_t mat_bytes) {
-  static const int64_t forced = [] {
+// Input bytes per piece: 32 MB unless SGPU_EIG_PIECE_BYTES says otherwise (the tests set it
+// small so that their batches are cut; the benchmark sweeps it). Chosen by measurement:
+// docs/performance.md, "dhseqr/dgeev from host memory".
+int64_t piece_bytes() {
+  static const int64_t v = [] {
     const char* e = std::getenv("SGPU_EIG_PIECE_BYTES");
     const long long x = e ? std::atoll(e) : 0;
-    return x >= 64 ? (int64_t)x : int64_t(0);
+    return x >= 64 ? (int64_t)x : int64_t(32) << 20;
   }();
-  mat_bytes = std::max<int64_t>(mat_bytes, 1);
-  if (forced) return std::max<int64_t>(1, forced / mat_bytes);
-  return std::max(kPieceBytes / mat_bytes, kMinPieceMatrices);
+  return v;
 }
 
 bool register_pageable() {
@@ -242,7 +235,7 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
   cudaStream_t ctx_stream = static_cast<cudaStream_t>(ctx->stream);
   const int threads = ctx->nthreads;
   const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double);
-  const int64_t per = std::min<int64_t>(j.batch, piece_matrices(mat_bytes));
+  const int64_t per = std::max<int64_t>(1, std::min<int64_t>(j.batch, piece_bytes() / std::max<int64_t>(mat_bytes, 1)));
   const int64_t pieces = (j.batch + per - 1) / per;
   int err = 0;
   // Pageable operands: pinned staging, or (SGPU_EIG_PAGEABLE=register) the caller's pages pinned.
