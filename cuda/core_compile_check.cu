@@ -5,6 +5,7 @@
 #include "../compat/core/heev.hpp"
 #include "../compat/core/hseqr.hpp"
 #include "../compat/core/scan.hpp"
+#include "../compat/core/stedc.hpp"
 #include "team.cuh"
 
 using namespace sgpu::core;
@@ -16,6 +17,7 @@ __device__ void instantiate(const Team& t, int n, double* a, double* w, double* 
   info[0] = geev(t, true, true, n, m, wr, wi, z, z, work);
   info[1] = hseqr(t, true, kCompzI, n, 1, n, m, wr, wi, z);
   info[2] = heev(t, true, true, n, Mat1<zc>{reinterpret_cast<zc*>(a), 1, n}, wr, work);
+  info[3] = stedc(t, n, wr, wi, z, work, info + 4);
   scan_cols(t, n, 0, n, Mat<const float>{reinterpret_cast<const float*>(a), 1, n}, Mat<double>{v, 1, n});
   scan_cols_down(t, n, 0, n, Mat<const float>{reinterpret_cast<const float*>(a), 1, n}, Mat<double>{v, 1, n});
 }
