@@ -116,6 +116,11 @@ void row(int n, int64_t batch, bool vectors) {
   if (vectors) CK(cudaMalloc(&dVR, elems * sizeof(double)));
   CK(cudaMalloc(&dInfo, batch * sizeof(int)));
   CK(cudaMemcpy(dA0, a0.data(), elems * sizeof(double), cudaMemcpyHostToDevice));
+  auto free_device = [&] {
+    for (double* p : {dA, dA0, dWr, dWi, dVR})
+      if (p) cudaFree(p);
+    cudaFree(dInfo);
+  };
   int64_t failed = 0;
   auto call = [&](double* a, double* wr, double* wi, double* vr, int* info) {
     int st = sgpu_dgeev_batched(gctx, 'N', jr, n, a, n, nn, wr, wi, n, nullptr, 1, 0, vr, n, nn, info, batch);
@@ -180,12 +185,7 @@ void row(int n, int64_t batch, bool vectors) {
   if (dev_only) {
     std::printf("| %d | %lld | %s | %s | dev only |\n", n, (long long)batch, vectors ? "N,V" : "N,N", fmt(t_dev, 3).c_str());
     std::fflush(stdout);
-    cudaFree(dA);
-    cudaFree(dA0);
-    cudaFree(dWr);
-    cudaFree(dWi);
-    if (dVR) cudaFree(dVR);
-    cudaFree(dInfo);
+    free_device();
     return;
   }
   // Pageable host memory, end to end.
@@ -235,12 +235,7 @@ void row(int n, int64_t batch, bool vectors) {
               fmt(t_xs, 0).c_str(), xs < batch ? " (s)" : "",
               t_lap > 0 && t_pin > 0 ? fmt(t_lap / t_pin, 1).c_str() : "-", check, (long long)failed);
   std::fflush(stdout);
-  cudaFree(dA);
-  cudaFree(dA0);
-  cudaFree(dWr);
-  cudaFree(dWi);
-  if (dVR) cudaFree(dVR);
-  cudaFree(dInfo);
+  free_device();
 }
 
 }  // namespace

@@ -15,17 +15,7 @@
 
 #include "sgpu.h"
 
-static int failures = 0, checks = 0;
-#define EXPECT(c, ...)                   \
-  do {                                   \
-    ++checks;                            \
-    if (!(c)) {                          \
-      ++failures;                        \
-      std::printf("FAIL: " __VA_ARGS__); \
-      std::printf("\n");                 \
-    }                                    \
-  } while (0)
-#define CUDA_OK(x) EXPECT((x) == cudaSuccess, "%s", #x)
+#include "gpu_expect.hpp"
 
 template <class T>
 T* to_device(const std::vector<T>& h) {
