@@ -6,14 +6,15 @@
 //      step's product y = A v, so each step reads and writes the trailing matrix once (threads own
 //      rows: every access coalesced).
 //   2. jobz V: the unitary factor formed in place (zungtr/zung2r), one warp per column.
-//   3. The real symmetric tridiagonal (phase-scaled as seed 002 §3) by implicit QL/QR: one thread runs
-//      the core's scalar chain (compat/core/steqr.hpp, one code for all backends) and hands each
-//      sweep's rotations through a ring of shared-memory slots to the other warps, which apply them
-//      to the rows of a real Z (in shared memory when it fits) while the chain computes the next
-//      sweep. jobz N: bisection on Sturm counts (core/bisect.hpp, dstebz's method), one eigenvalue
-//      per thread: dsterf's serial chain took 70% of the time at n = 128.
-//   4. jobz V: eigenvectors = Q diag(phases) Z(:, sort order), written into the caller's A.
-// The scalar pieces (zlarfg, the QL/QR chains) are the core's; the matrix-level loops are laid out
+//   3. The real symmetric tridiagonal (phase-scaled as seed 002 §3). jobz V: divide and conquer
+//      (compat/core/stedc.hpp, the CPU's code): the leaves' QL/QR one warp each, side by side; then
+//      level by level the merges side by side, each on a group of warps (roots, vectors and the
+//      product's rows spread over the group), so the serial part is one leaf's chain, not the
+//      whole matrix's (the one-thread QL chain it replaces took 11 of 15.7 ms at 180 x 128).
+//      jobz N: bisection on Sturm counts (core/bisect.hpp, dstebz's method), one eigenvalue per
+//      thread: dsterf's serial chain took 70% of the time at n = 128.
+//   4. jobz V: eigenvectors = Q diag(phases) Z, written into the caller's A.
+// The scalar pieces (zlarfg, the QL/QR chains, the merges) are the core's; the matrix-level loops are laid out
 // for a block here. Per-matrix results never depend on other matrices: a NaN or a failed
 // iteration affects only its own block.
 #include <cuda_runtime.h>
@@ -25,7 +26,7 @@
 #include "../compat/core/bisect.hpp"
 #include "../compat/core/heev.hpp"
 #include "../compat/core/reflect.hpp"
-#include "../compat/core/steqr.hpp"
+#include "../compat/core/stedc.hpp"
 #include "../lib/internal.hpp"
 #include "heev_block.hpp"
 #include "team.cuh"
@@ -50,38 +51,29 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kThreadsSmall = 128;
 constexpr int kSmallN = 64;
-constexpr int kRing = 4;          // sweeps in flight between the chain and the appliers
 constexpr int kGemmCols = 8;      // eigenvector columns per thread in phase 4
 constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
-constexpr int kBarFull = 1;       // named barriers kBarFull + slot, kBarEmpty + slot (0 is __syncthreads)
-constexpr int kBarEmpty = 1 + kRing;
-static_assert(kBarEmpty + kRing <= 16, "16 hardware barriers per block");
-
-// Named barriers, non-aligned forms: lane 0 of warp 0 (the chain) and the other lanes of its warp
-// (followers) reach them from different code. A warp only arrives on FULL and waits on EMPTY, or
-// the reverse: mixing both on one barrier inside a warp is an illegal instruction.
-__device__ __forceinline__ void bar_sync(int id, int count) {
-  asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
-}
-__device__ __forceinline__ void bar_arrive(int id, int count) {
-  asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
-}
 
 // Shared memory of one block, carved from the dynamic allocation.
 struct Smem {
-  double *red, *d, *er, *ph, *ring;
+  double *red, *d, *er, *ph;
   zc *tau, *va, *vb, *wv, *ypart;
-  int *hdr, *perm, *info;
+  int* info;
   zc* w;      // W when it lives in shared memory
   double* z;  // Z when it lives in shared memory
 };
 
 __host__ __device__ inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
 
+// Doubles of global workspace divide and conquer takes per block: stedc's doubles, then its ints.
+__host__ __device__ inline int64_t dc_doubles(int n) {
+  return core::stedc_work(n) + (core::stedc_iwork(n) + 1) / 2;
+}
+
 // Doubles of shared memory for n (without Z), in the order carve() lays them out.
 __host__ __device__ inline int64_t smem_doubles(int n) {
   const int64_t yp = 2 * (int64_t)(n > kThreads ? n : kThreads);  // sized for either block size
-  return 32 + 3 * (int64_t)n + 2 * (int64_t)kRing * n + 8 * (int64_t)n + yp + (3 * kRing + n + 2 + 1) / 2 + 1;
+  return 32 + 3 * (int64_t)n + 8 * (int64_t)n + yp + 1;
 }
 
 __device__ Smem carve(double* base, int n, bool w_shared, bool z_shared) {
@@ -91,18 +83,14 @@ __device__ Smem carve(double* base, int n, bool w_shared, bool z_shared) {
   s.d = p; p += n;
   s.er = p; p += n;
   s.ph = p; p += n;
-  s.ring = p; p += 2 * kRing * n;
   s.tau = reinterpret_cast<zc*>(p); p += 2 * n;
   s.va = reinterpret_cast<zc*>(p); p += 2 * n;
   s.vb = reinterpret_cast<zc*>(p); p += 2 * n;
   s.wv = reinterpret_cast<zc*>(p); p += 2 * n;
   const int yp = n > kThreads ? n : kThreads;
   s.ypart = reinterpret_cast<zc*>(p); p += 2 * yp;
-  int* ip = reinterpret_cast<int*>(p);
-  s.hdr = ip; ip += 3 * kRing;
-  s.perm = ip; ip += n;
-  s.info = ip; ip += 2;
-  p += (3 * kRing + n + 2 + 1) / 2 + 1;
+  s.info = reinterpret_cast<int*>(p);
+  p += 1;
   s.w = w_shared ? reinterpret_cast<zc*>(p) : nullptr;
   if (w_shared) p += 2 * (int64_t)n * n;
   s.z = z_shared ? p : nullptr;
@@ -120,105 +108,9 @@ struct Args {
   int* info;
   zc* Wg;      // n x n working copy per block (ld n) when it does not fit in shared memory, else null
   double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
+  double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints)
   int phases;  // 4: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: results incomplete)
 };
-
-// ---- phase 3: the chain's sweeps handed to the applier warps ------------------------------------
-
-// Warp 0's barrier steps for sweep k (then k + 1): release the slot to the appliers; before sweep
-// k + 1 is written into its slot, wait until the appliers are done with sweep k + 1 - kRing.
-__device__ void producer_step(int& k, int nthreads) {
-  bar_arrive(kBarFull + k % kRing, nthreads);
-  ++k;
-  if (k >= kRing) bar_sync(kBarEmpty + k % kRing, nthreads);
-}
-// After the stop record (k sweeps in all): wait for the appliers' last sweeps, which also matches
-// every arrival on the EMPTY barriers.
-__device__ void producer_drain(int k, int nthreads) {
-  for (int j = k - kRing + 1 > 0 ? k - kRing + 1 : 0; j < k; ++j) bar_sync(kBarEmpty + j % kRing, nthreads);
-}
-
-// Rotation policy of core::steqr_chain for the chain's thread (lane 0 of warp 0): each sweep goes
-// to a ring slot; the named barrier kBarFull+slot releases it to the appliers (every other thread),
-// kBarEmpty+slot gives the slot back.
-struct RingProducer {
-  double* ring;
-  int* hdr;
-  int* perm;
-  int n, nthreads;
-  mutable int k;  // sweeps published
-  static constexpr bool kWant = true;
-  __device__ Vec1<double> cw() const { return Vec1<double>{ring + (int64_t)(k % kRing) * 2 * n, 1}; }
-  __device__ Vec1<double> sw() const { return Vec1<double>{ring + (int64_t)(k % kRing) * 2 * n + n, 1}; }
-  __device__ void publish(int c0, int mm, int fwd) const {
-    const int s = k % kRing;
-    hdr[3 * s] = c0;
-    hdr[3 * s + 1] = mm;
-    hdr[3 * s + 2] = fwd;
-    __syncwarp();  // the followers read the header, then all 32 lanes take the same barrier steps
-    producer_step(k, nthreads);
-  }
-  __device__ void apply(int c0, int mm, bool forward) const { publish(c0, mm, forward ? 1 : 0); }
-  __device__ void swap(int i, int j) const {
-    const int t = perm[i - 1];
-    perm[i - 1] = perm[j - 1];
-    perm[j - 1] = t;
-  }
-  __device__ void done() const {
-    publish(0, 0, 0);  // stop record
-    producer_drain(k, nthreads);
-  }
-};
-
-// Lanes 1-31 of warp 0: mirror lane 0's barrier steps, one per published sweep, to the stop record.
-__device__ void follow_producer(const int* hdr, int nthreads) {
-  for (int k = 0;;) {
-    __syncwarp();
-    const int mm = hdr[3 * (k % kRing) + 1];
-    producer_step(k, nthreads);
-    if (mm == 0) {
-      producer_drain(k, nthreads);
-      return;
-    }
-  }
-}
-
-// Applier side: rows r = first, first + stride, ... of Z; dlasr('R', 'V', dir) on each row with
-// the row's running element kept in a register.
-__device__ void apply_sweeps(const Smem& s, Mat1<double> z, int n, int first, int stride, int nthreads) {
-  for (int j = 0;; ++j) {
-    const int slot = j % kRing;
-    bar_sync(kBarFull + slot, nthreads);
-    const int c0 = s.hdr[3 * slot], mm = s.hdr[3 * slot + 1], fwd = s.hdr[3 * slot + 2];
-    const double* cw = s.ring + (int64_t)slot * 2 * n - 1;  // 1-based
-    const double* sw = cw + n;
-    if (mm > 0) {
-      for (int r = first; r <= n; r += stride) {
-        if (fwd) {
-          double x = z(r, c0);
-          for (int q = 1; q <= mm - 1; ++q) {
-            const double ct = cw[c0 + q - 1], st = sw[c0 + q - 1];
-            const double temp = z(r, c0 + q);
-            z(r, c0 + q - 1) = st * temp + ct * x;
-            x = ct * temp - st * x;
-          }
-          z(r, c0 + mm - 1) = x;
-        } else {
-          double x = z(r, c0 + mm - 1);
-          for (int q = mm - 1; q >= 1; --q) {
-            const double ct = cw[c0 + q - 1], st = sw[c0 + q - 1];
-            const double zj = z(r, c0 + q - 1);
-            z(r, c0 + q) = ct * x - st * zj;
-            x = st * x + ct * zj;
-          }
-          z(r, c0) = x;
-        }
-      }
-    }
-    bar_arrive(kBarEmpty + slot, nthreads);
-    if (mm == 0) return;
-  }
-}
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
 
@@ -349,7 +241,40 @@ __device__ void form_q(const Smem& s, Mat1<zc> W, int n) {
   __syncthreads();
 }
 
-// ---- phase 4: X = Q diag(ph) Z(:, perm) into A ------------------------------------------------------
+// ---- phase 3 (jobz V): divide and conquer over the block's warps -------------------------------------
+
+// d, er -> eigenvalues ascending in d, eigenvectors in z; core::stedc's steps with the block split:
+// each leaf on one warp, each merge on a group of warps (a level's merges side by side, the groups
+// as large as the level's merges allow). work, iwork: stedc_work / stedc_iwork of this block.
+// Returns core::stedc's info.
+__device__ int divide_and_conquer(const BlockTeam& t, const Smem& s, Mat1<double> z, int n, double* work,
+                                  int* iwork) {
+  const Vec1<double> d{s.d, 1}, e{s.er, 1};
+  const int tid = threadIdx.x, warp = tid >> 5, nw = blockDim.x >> 5;
+  if (tid == 0) s.info[0] = 0;
+  const core::StedcPlan pl = core::stedc_plan(n);
+  const double anrm = core::stedc_prepare(t, pl, d, e, z);  // ends with a block barrier
+  if (anrm == 0.0) return 0;
+  const auto wt = cuda::WarpTeam<32>::make();
+  for (int b = warp; b < pl.leaves; b += nw) {
+    const int r = core::stedc_leaf(wt, pl, b, d, e, z, work);
+    if (r != 0 && wt.leader()) atomicMax(&s.info[0], r);
+  }
+  __syncthreads();
+  const int info = s.info[0];
+  if (info == 0)
+    for (int width = 1; width < pl.leaves; width *= 2) {
+      const int merges = pl.merges(width);
+      const int g = nw > merges ? nw / merges : 1;  // warps per merge (powers of two)
+      const cuda::WarpGroupTeam gt{(warp / g) * g * 32, g * 32, 1 + warp / g};
+      for (int j = warp / g; j < merges; j += nw / g) core::stedc_merge(gt, pl, width, j, d, e, z, work, iwork);
+      __syncthreads();
+    }
+  core::stedc_finish(t, pl, d, anrm);
+  return info;
+}
+
+// ---- phase 4: X = Q diag(ph) Z into A ------------------------------------------------------------------
 
 __device__ void back_transform(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<zc> A, int n) {
   const int tid = threadIdx.x, T = blockDim.x;
@@ -362,8 +287,8 @@ __device__ void back_transform(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<z
       int pc[kGemmCols];
 #pragma unroll
       for (int j = 0; j < kGemmCols; ++j) {
-        const int c = q * kGemmCols + j;
-        pc[j] = c < n ? s.perm[c] : s.perm[n - 1];
+        const int c = q * kGemmCols + j + 1;
+        pc[j] = c <= n ? c : n;
       }
       double ar[kGemmCols] = {}, ai[kGemmCols] = {};
       for (int k = 1; k <= n; ++k) {
@@ -446,24 +371,8 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
       return;
     }
     Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
-    for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
-      const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
-      z(r, c) = r == c ? 1.0 : 0.0;
-    }
-    for (int i = tid; i < n; i += T) s.perm[i] = i + 1;
-    __syncthreads();
-    // One thread runs the chain (all its shared writes are its own); warps 1.. apply; lanes 1-31
-    // of warp 0 only keep the barrier counts whole (a count must be a multiple of 32).
-    if (tid == 0) {
-      const RingProducer rot{s.ring, s.hdr, s.perm, n, T, 0};
-      s.info[0] = core::steqr_chain(core::TeamOne{}, n, d, er, rot);
-    } else if (tid < 32) {
-      follow_producer(s.hdr, T);
-    } else {
-      apply_sweeps(s, z, n, tid - 32 + 1, T - 32, T);
-    }
-    __syncthreads();
-    info = s.info[0];
+    double* dw = a.dc + b * dc_doubles(n);
+    info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
     if (a.phases >= 4) back_transform(s, W, z, A, n);
   }
   // Eigenvalues, unscaled (only the converged ones when info > 0, as zheev).
@@ -524,7 +433,8 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     return SGPU_ERR_DEVICE;
   }
   const size_t wg = w_shared ? 0 : wbytes, zg = wantz && !z_shared ? zbytes : 0;
-  const size_t per = std::max<size_t>(wg + zg, 1);
+  const size_t dcb = wantz ? sizeof(double) * (size_t)dc_doubles(n) : 0;
+  const size_t per = std::max<size_t>(wg + zg + dcb, 1);
   int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(kMaxWorkspaceBytes / per)));
   chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
   static const int phases = [] {
@@ -559,6 +469,7 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     args.info = info + b0;
     args.Wg = w_shared ? nullptr : reinterpret_cast<zc*>(base_ws);
     args.Zg = zg ? reinterpret_cast<double*>(base_ws + wg * (size_t)nb) : nullptr;
+    args.dc = dcb ? reinterpret_cast<double*>(base_ws + (wg + zg) * (size_t)nb) : nullptr;
     args.phases = phases;
     kernel<<<(unsigned)nb, T, shmem, st>>>(args);
     if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;

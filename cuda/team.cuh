@@ -70,5 +70,17 @@ struct BlockTeam {
   }
 };
 
+// Warps [base/32, (base + size)/32) of a block as a core team, synchronized by the named barrier
+// `bar` (1..15; 0 is __syncthreads): a block split into groups that run independent pieces side
+// by side (zheev's divide and conquer). No reductions: the pieces it runs need none.
+struct WarpGroupTeam {
+  int base, size, bar;
+  __device__ int first(int lo) const { return lo + (int)threadIdx.x - base; }
+  __device__ int step() const { return size; }
+  __device__ bool owns(int lo, int i) const { return i >= lo && (i - lo) % size == (int)threadIdx.x - base; }
+  __device__ bool leader() const { return (int)threadIdx.x == base; }
+  __device__ void sync() const { asm volatile("barrier.sync %0, %1;" ::"r"(bar), "r"(size) : "memory"); }
+};
+
 }  // namespace cuda
 }  // namespace sgpu

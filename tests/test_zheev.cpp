@@ -1,9 +1,9 @@
 // sgpu_zheev_batched against LAPACKE_zheev: ||A - U L U^H||/(n ulp ||A||) < 60 and
 // ||I - U^H U||/(n ulp) < 60 (LAPACK's zhet21 thresholds), eigenvalues ascending and within
 // 2 * 60 n ulp ||A||_1 of LAPACKE's (Weyl: each solver moves them by at most its backward error),
-// eigenvalues bitwise identical for uplo U and L (jobz N and V use dsterf and dsteqr, as LAPACK's
-// zheev, and may differ in the last bits), uplo U and L read only their triangle, outputs fully
-// written and gaps untouched.
+// eigenvalues bitwise identical for uplo U and L (jobz N uses dsterf, V dsteqr or dstedc, as
+// LAPACK's zheev/zheevd, and may differ in the last bits), uplo U and L read only their triangle,
+// outputs fully written and gaps untouched.
 #include "common.hpp"
 
 using namespace st;

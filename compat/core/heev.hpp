@@ -1,17 +1,25 @@
 // One matrix of zheev: eigenvalues (ascending) and optionally eigenvectors of a Hermitian matrix:
 // scaling as zheev, Householder tridiagonalization, phase scaling to a real symmetric tridiagonal,
-// implicit QL/QR with Wilkinson's shift, eigenvectors accumulated into the unitary factor.
+// then as zheevd: values by the root-free QL/QR (dsterf); vectors by implicit QL/QR accumulated
+// into the unitary factor (dsteqr) up to kStedcLeaf, above it by divide and conquer (dstedc) on a
+// real Z followed by the product Q Z (zlacrm).
 #pragma once
 #include "hetrd.hpp"
+#include "stedc.hpp"
 #include "steqr.hpp"
 
 namespace sgpu {
 namespace core {
 
+// Vectors by divide and conquer above one leaf.
+SGPU_HD bool heev_uses_stedc(int n, bool wantz) { return wantz && n > kStedcLeaf; }
+
 // Doubles of workspace one matrix needs: d, er, cw, sw (n each), e, tau, y (n complex each),
-// and Q (n x n complex) when vectors are wanted.
+// and Q (n x n complex) when vectors are wanted; with divide and conquer also the real Z (n x n)
+// and stedc's workspace (its ints in doubles' room).
 SGPU_HD int64_t heev_work(int n, bool wantz) {
-  return 4 * (int64_t)n + 6 * (int64_t)n + (wantz ? 2 * (int64_t)n * n : 0);
+  const int64_t dc = heev_uses_stedc(n, wantz) ? (int64_t)n * n + stedc_work(n) + (stedc_iwork(n) + 1) / 2 : 0;
+  return 4 * (int64_t)n + 6 * (int64_t)n + (wantz ? 2 * (int64_t)n * n : 0) + dc;
 }
 
 // zheev's scaling: the factor that brings a matrix of max-abs norm anrm into
@@ -81,12 +89,31 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
   hetd2(t, n, a, d, e, tau, y);
   if (wantz) ungtr(t, n, a, tau, q);
   phase_scale(t, n, e, er, y, wantz, n, q);
-  // Vectors: implicit QL/QR with rotations accumulated (dsteqr); values only: its root-free
-  // variant (dsterf), as zheev does.
-  int info = wantz ? steqr(t, true, n, d, er, n, q, cw, sw) : sterf(t, n, d, er);
-  if (wantz)
+  int info = 0;
+  if (heev_uses_stedc(n, wantz)) {
+    // Divide and conquer on a real Z, then A = Q Z (complex times real).
+    double* zr = work + 10 * (int64_t)n + 2 * (int64_t)n * n;
+    double* dw = zr + (int64_t)n * n;
+    int* iw = reinterpret_cast<int*>(dw + stedc_work(n));
+    const Mat1<double> z{zr, 1, n};
+    info = stedc(t, n, d, er, z, dw, iw);
     for (int c = t.first(1); c <= n; c += t.step())
-      for (int r = 1; r <= n; ++r) a(r, c) = q(r, c);
+      for (int r = 1; r <= n; ++r) {
+        double sr = 0.0, si = 0.0;
+        for (int k = 1; k <= n; ++k) {
+          sr += q(r, k).re * z(k, c);
+          si += q(r, k).im * z(k, c);
+        }
+        a(r, c) = zc{sr, si};
+      }
+  } else {
+    // Implicit QL/QR with the rotations accumulated into Q (dsteqr); values only: its root-free
+    // variant (dsterf), as zheev does.
+    info = wantz ? steqr(t, true, n, d, er, n, q, cw, sw) : sterf(t, n, d, er);
+    if (wantz)
+      for (int c = t.first(1); c <= n; c += t.step())
+        for (int r = 1; r <= n; ++r) a(r, c) = q(r, c);
+  }
   // Undo the scaling of the eigenvalues.
   const int imax = info == 0 ? n : info - 1;
   if (t.leader())

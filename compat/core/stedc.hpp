@@ -7,16 +7,14 @@
 // z from the roots (Loewner's formula, so that the eigenvectors come out orthogonal), and forms the
 // block's eigenvectors with one matrix product.
 //
-// This is the reference the GPU's parallel tridiagonal stage is written against (issue 3: the
-// roots and the vectors of a merge are independent, one per thread). Where it departs from LAPACK:
-// each secular root is found by safeguarded bisection in coordinates relative to its nearer pole
-// (relative accuracy of the distance to the pole, which is what the vectors need) instead of
-// dlaed4's rational interpolation, and the merge's product uses the full block instead of its two
-// diagonal halves.
-//
-// Written over a Team like the rest of the core, but so far run and tested with the CPU's team of
-// one (tests/test_stedc.cpp): the merge's bookkeeping (sorting, deflation lists) is done by every
-// member into the shared workspace, which a GPU team must restrict to its leader first.
+// One code for every backend (issue 3): the CPU runs it with its team of one (zheev with vectors,
+// n > kStedcLeaf), the GPU's warp path with a warp, and the block path schedules the same pieces
+// (stedc_plan/prepare/leaf/merge/finish) over its warps: leaves side by side, then each level's
+// merges side by side, a merge's roots, vectors and product rows spread over its team. Where it
+// departs from LAPACK: each secular root is found by safeguarded bisection in coordinates relative
+// to its nearer pole (relative accuracy of the distance to the pole, which is what the vectors
+// need) instead of dlaed4's rational interpolation, and the merge's product uses the full block
+// instead of its two diagonal halves.
 #pragma once
 #include "steqr.hpp"
 
@@ -24,6 +22,7 @@ namespace sgpu {
 namespace core {
 
 constexpr int kStedcLeaf = 25;  // LAPACK's SMLSIZ
+constexpr int kMergeCols = 8;   // columns of a merge's product per work item (loads of Q reused)
 
 // Workspace of stedc for order n: doubles and ints.
 SGPU_HD int64_t stedc_work(int n) { return 2 * (int64_t)n * n + 10 * (int64_t)n; }
@@ -98,90 +97,102 @@ SGPU_HD Root secular_root(int k, const double* d, const double* z, double rho, i
 SGPU_HD double gap(const double* d, int i, const Root& rj) { return (d[i] - d[rj.o]) - rj.s * rj.u; }
 
 // Merges the solved blocks [lo, m] and [m + 1, hi] (1-based rows and columns of q) joined by
-// rho = e(m): on return d(lo..hi) ascending and q(lo..hi, lo..hi) their eigenvectors.
+// rho = e(m): on return d(lo..hi) ascending and q(lo..hi, lo..hi) their eigenvectors. Workspace
+// of this merge alone (merges of one level run side by side on disjoint slices): A and B N x N,
+// v 10 N doubles, iw 6 N ints, N = hi - lo + 1. The bookkeeping (z, the sorted poles, deflation)
+// is the leader's; the members share the rotations, the roots, the vectors and the products.
 template <class Team>
-SGPU_HD void merge(const Team& t, int lo, int m, int hi, double rho, Vec1<double> d, Mat1<double> q, double* work,
-                   int* iwork) {
+SGPU_HD void merge(const Team& t, int lo, int m, int hi, double rho, Vec1<double> d, Mat1<double> q, double* A,
+                   double* B, double* v, int* iw) {
   const int N = hi - lo + 1, n1 = m - lo + 1;
-  double* A = work;                    // N x N: the rank-one problem's vectors U (K x K), then the result
-  double* B = A + (int64_t)N * N;      // N x K: Q * U
-  double* z = B + (int64_t)N * N;      // N each from here
+  double* z = v;  // N each from here
   double* dl = z + N;
   double* dk = dl + N;
   double* zk = dk + N;
   double* dd = zk + N;
   double* zh = dd + N;
   double* val = zh + N;
-  int* p = iwork;                      // N each
+  Root* roots = reinterpret_cast<Root*>(val + N);  // N Roots: 2N doubles of room
+  double* rc = zh;   // deflation rotations (cosine, sine), until the roots overwrite them
+  double* rs = val;
+  int* p = iw;  // N each
   int* ck = p + N;
   int* cd = ck + N;
-  int* src = cd + N;
-  Root* roots = reinterpret_cast<Root*>(val + N);  // N Roots: 2N doubles of room
-  // z: the last row of the upper block's vectors and the first row of the lower block's.
-  if (t.leader()) {
-    const double s2 = 1.0 / sqrt(2.0);
-    for (int i = 0; i < N; ++i) {
-      z[i] = (i < n1 ? q(m, lo + i) : q(m + 1, lo + i)) * s2;
-      if (i >= n1 && rho < 0.0) z[i] = -z[i];
-    }
-  }
-  t.sync();
+  int* rl = cd + N;  // deflation rotations' columns; later the sorted sources
+  int* rj = rl + N;
+  const bool flip = rho < 0.0;
   rho = fabs(2.0 * rho);
-  // Merge the two ascending lists of eigenvalues (p: block column of each sorted position).
-  {
-    int a = 0, b = n1, k = 0;
-    while (k < N) {
+  if (t.leader()) {
+    // z: the last row of the upper block's vectors and the first row of the lower block's (its
+    // sign flipped for a negative rho, so that rho > 0 below).
+    const double s2 = 1.0 / sqrt(2.0);
+    for (int i = 0; i < N; ++i) z[i] = (i < n1 ? q(m, lo + i) : (flip ? -1.0 : 1.0) * q(m + 1, lo + i)) * s2;
+    // Merge the two ascending lists of eigenvalues (p: block column of each sorted position).
+    int a = 0, b = n1;
+    for (int k = 0; k < N; ++k) {
       const bool take_a = b >= N || (a < n1 && d[lo + a] <= d[lo + b]);
       p[k] = take_a ? a++ : b++;
       dl[k] = d[lo + p[k]];
-      ++k;
     }
-  }
-  double dmax = 0.0, zmax = 0.0;
-  for (int i = 0; i < N; ++i) {
-    dmax = dmax > fabs(dl[i]) ? dmax : fabs(dl[i]);
-    zmax = zmax > fabs(z[i]) ? zmax : fabs(z[i]);
-  }
-  const double tol = 8.0 * Mach::eps * (dmax > zmax ? dmax : zmax);
-  // Deflation (dlaed2): small z components, and nearly equal poles by a rotation that zeroes one
-  // of the two z components. K kept (dk, zk, column ck), D deflated (dd, column cd).
-  int K = 0, D = 0;
-  for (int j = 0; j < N; ++j) {
-    const int cj = lo + p[j];
-    const double zj = z[p[j]], dj = dl[j];
-    if (rho * fabs(zj) <= tol) {
-      dd[D] = dj;
-      cd[D++] = cj;
-      continue;
+    double dmax = 0.0, zmax = 0.0;
+    for (int i = 0; i < N; ++i) {
+      dmax = dmax > fabs(dl[i]) ? dmax : fabs(dl[i]);
+      zmax = zmax > fabs(z[i]) ? zmax : fabs(z[i]);
     }
-    if (K > 0) {
-      double s = zk[K - 1], c = zj;
-      const double tau = lapy2(c, s), tt = dj - dk[K - 1];
-      c /= tau;
-      s = -s / tau;
-      if (fabs(tt * c * s) <= tol) {
-        const int cl = ck[K - 1];
-        for (int r = t.first(lo); r <= hi; r += t.step()) {
-          const double x = q(r, cl), y = q(r, cj);
-          q(r, cl) = c * x + s * y;
-          q(r, cj) = c * y - s * x;
-        }
-        t.sync();
-        dd[D] = dk[K - 1] * c * c + dj * s * s;
-        cd[D++] = cl;
-        dk[K - 1] = dk[K - 1] * s * s + dj * c * c;
-        zk[K - 1] = tau;
-        ck[K - 1] = cj;
+    const double tol = 8.0 * Mach::eps * (dmax > zmax ? dmax : zmax);
+    // Deflation (dlaed2): small z components, and nearly equal poles by a rotation that zeroes one
+    // of the two z components. K kept (dk, zk, column ck), D deflated (dd, column cd); the
+    // rotations are recorded (rl, rj, rc, rs) and applied by the team below, in order.
+    int K = 0, D = 0, G = 0;
+    for (int j = 0; j < N; ++j) {
+      const int cj = lo + p[j];
+      const double zj = z[p[j]], dj = dl[j];
+      if (rho * fabs(zj) <= tol) {
+        dd[D] = dj;
+        cd[D++] = cj;
         continue;
       }
+      if (K > 0) {
+        double s = zk[K - 1], c = zj;
+        const double tau = lapy2(c, s), tt = dj - dk[K - 1];
+        c /= tau;
+        s = -s / tau;
+        if (fabs(tt * c * s) <= tol) {
+          const int cl = ck[K - 1];
+          rl[G] = cl;
+          rj[G] = cj;
+          rc[G] = c;
+          rs[G++] = s;
+          dd[D] = dk[K - 1] * c * c + dj * s * s;
+          cd[D++] = cl;
+          dk[K - 1] = dk[K - 1] * s * s + dj * c * c;
+          zk[K - 1] = tau;
+          ck[K - 1] = cj;
+          continue;
+        }
+      }
+      dk[K] = dj;
+      zk[K] = zj;
+      ck[K++] = cj;
     }
-    dk[K] = dj;
-    zk[K] = zj;
-    ck[K++] = cj;
+    p[0] = K;  // p is free from here; N >= 2
+    p[1] = G;
+  }
+  t.sync();
+  const int K = p[0], G = p[1];
+  if (G > 0) {
+    for (int r = t.first(lo); r <= hi; r += t.step())
+      for (int g = 0; g < G; ++g) {
+        const int cl = rl[g], cj = rj[g];
+        const double c = rc[g], s = rs[g], x = q(r, cl), y = q(r, cj);
+        q(r, cl) = c * x + s * y;
+        q(r, cj) = c * y - s * x;
+      }
+    t.sync();
   }
   // The roots and their vectors (columns of U in A, K x K), and Q * U into B.
   if (K == 1) {
-    val[0] = dk[0] + rho * zk[0] * zk[0];
+    if (t.leader()) val[0] = dk[0] + rho * zk[0] * zk[0];
     for (int r = t.first(0); r < N; r += t.step()) B[r] = q(lo + r, ck[0]);
   } else if (K > 1) {
     for (int i = t.first(0); i < K; i += t.step()) {
@@ -200,108 +211,148 @@ SGPU_HD void merge(const Team& t, int lo, int m, int hi, double rho, Vec1<double
     for (int j = t.first(0); j < K; j += t.step()) {
       double nrm = 0.0;
       for (int i = 0; i < K; ++i) {
-        const double v = zh[i] / gap(dk, i, roots[j]);
-        A[i + (int64_t)j * K] = v;
-        nrm += v * v;
+        const double x = zh[i] / gap(dk, i, roots[j]);
+        A[i + (int64_t)j * K] = x;
+        nrm += x * x;
       }
       nrm = 1.0 / sqrt(nrm);
       for (int i = 0; i < K; ++i) A[i + (int64_t)j * K] *= nrm;
     }
     t.sync();
-    for (int r = t.first(0); r < N; r += t.step())
-      for (int j = 0; j < K; ++j) {
-        double s = 0.0;
-        for (int i = 0; i < K; ++i) s += q(lo + r, ck[i]) * A[i + (int64_t)j * K];
-        B[r + (int64_t)j * N] = s;
+    // B = Q(:, ck) U: a row and kMergeCols columns per item, each entry summed over i in order.
+    const int chunks = (K + kMergeCols - 1) / kMergeCols;
+    for (int it = t.first(0); it < N * chunks; it += t.step()) {
+      const int r = it % N, j0 = (it / N) * kMergeCols;
+      double acc[kMergeCols];
+      for (int u = 0; u < kMergeCols; ++u) acc[u] = 0.0;
+      for (int i = 0; i < K; ++i) {
+        const double x = q(lo + r, ck[i]);
+        for (int u = 0; u < kMergeCols; ++u) {
+          const int j = j0 + u < K ? j0 + u : K - 1;
+          acc[u] += x * A[i + (int64_t)j * K];
+        }
       }
-    t.sync();
-  }
-  // Everything ascending: roots (from B) and deflated values (from q's columns), insertion sort of
-  // their positions (src >= 0: column of B; < 0: deflated entry -1 - src).
-  if (t.leader()) {
-    for (int j = 0; j < K; ++j) src[j] = j;
-    for (int j = 0; j < D; ++j) {
-      val[K + j] = dd[j];
-      src[K + j] = -1 - j;
-    }
-    for (int a = 1; a < N; ++a) {
-      const double v = val[a];
-      const int s = src[a];
-      int b = a - 1;
-      while (b >= 0 && val[b] > v) {
-        val[b + 1] = val[b];
-        src[b + 1] = src[b];
-        --b;
-      }
-      val[b + 1] = v;
-      src[b + 1] = s;
+      for (int u = 0; u < kMergeCols && j0 + u < K; ++u) B[r + (int64_t)(j0 + u) * N] = acc[u];
     }
   }
   t.sync();
-  for (int r = t.first(0); r < N; r += t.step())
+  // Everything ascending, by rank (a stable sort: ties keep roots before deflated values, each in
+  // its order): roots from B, deflated values from q's columns. rl: source of each sorted
+  // position (>= 0: column of B; < 0: deflated entry -1 - src); dl: the sorted values.
+  for (int a = t.first(0); a < N; a += t.step()) {
+    const double va = a < K ? val[a] : dd[a - K];
+    int rank = 0;
+    for (int b = 0; b < N; ++b) {
+      const double vb = b < K ? val[b] : dd[b - K];
+      rank += (vb < va || (vb == va && b < a)) ? 1 : 0;
+    }
+    dl[rank] = va;
+    rl[rank] = a < K ? a : -1 - (a - K);
+  }
+  t.sync();
+  // Each member gathers its rows into A, then writes them back (a row's sources are its own).
+  for (int r = t.first(0); r < N; r += t.step()) {
     for (int f = 0; f < N; ++f)
-      A[r + (int64_t)f * N] = src[f] >= 0 ? B[r + (int64_t)src[f] * N] : q(lo + r, cd[-1 - src[f]]);
-  t.sync();
-  for (int r = t.first(0); r < N; r += t.step())
+      A[r + (int64_t)f * N] = rl[f] >= 0 ? B[r + (int64_t)rl[f] * N] : q(lo + r, cd[-1 - rl[f]]);
     for (int f = 0; f < N; ++f) q(lo + r, lo + f) = A[r + (int64_t)f * N];
+  }
   if (t.leader())
-    for (int f = 0; f < N; ++f) d[lo + f] = val[f];
+    for (int f = 0; f < N; ++f) d[lo + f] = dl[f];
   t.sync();
 }
 
 }  // namespace stedc_detail
 
-// dstedc (compz = I): d holds the eigenvalues ascending on return, q (n x n) the eigenvectors;
-// e is destroyed. work: stedc_work(n) doubles, iwork: stedc_iwork(n) ints. Returns 0, or i > 0
-// when a leaf's QL/QR failed (as dstedc's info).
+// The leaves: 2^k blocks of at most kStedcLeaf rows, block b on rows start(b)..start(b+1)-1.
+// Leaves are independent, and so are the merges of one level: a team may be split to run them
+// side by side (cuda/heev_block.cu), each on its own slice of the workspace.
+struct StedcPlan {
+  int n, leaves;
+  SGPU_HD int start(int b) const { return 1 + (int)((int64_t)b * n / leaves); }
+  // Merges of the level that joins blocks of `width` leaves pairwise.
+  SGPU_HD int merges(int width) const { return leaves / (2 * width); }
+};
+
+SGPU_HD StedcPlan stedc_plan(int n) {
+  int leaves = 1;
+  while ((n + leaves - 1) / leaves > kStedcLeaf) leaves *= 2;
+  return StedcPlan{n, leaves};
+}
+
+// q = I; T scaled to unit max norm (dstedc does, so the secular equations neither overflow nor
+// underflow); the rank-one tears T = diag(T1', T2', ...) + sum rho v v^T, v = e_m + e_{m+1}.
+// Returns the scale, 0 when T is zero (then d, q are already the answer).
 template <class Team>
-SGPU_HD int stedc(const Team& t, int n, Vec1<double> d, Vec1<double> e, Mat1<double> q, double* work, int* iwork) {
-  if (n <= 0) return 0;
+SGPU_HD double stedc_prepare(const Team& t, const StedcPlan& pl, Vec1<double> d, Vec1<double> e, Mat1<double> q) {
+  const int n = pl.n;
   for (int c = t.first(1); c <= n; c += t.step())
     for (int r = 1; r <= n; ++r) q(r, c) = r == c ? 1.0 : 0.0;
-  t.sync();
-  if (n == 1) return 0;
-  // Scale to unit max norm (dstedc does, so the secular equations neither overflow nor underflow).
   double anrm = 0.0;
   for (int i = 1; i <= n; ++i) anrm = dmax(anrm, fabs(d[i]));
   for (int i = 1; i < n; ++i) anrm = dmax(anrm, fabs(e[i]));
-  if (anrm == 0.0) return 0;
+  t.sync();  // every member has read d and e
+  if (anrm == 0.0) return 0.0;
   if (t.leader()) {
     for (int i = 1; i <= n; ++i) d[i] /= anrm;
     for (int i = 1; i < n; ++i) e[i] /= anrm;
-  }
-  t.sync();
-  // Leaves: L = 2^levels blocks of at most kStedcLeaf rows; block b starts at 1 + b * n / L.
-  int leaves = 1;
-  while ((n + leaves - 1) / leaves > kStedcLeaf) leaves *= 2;
-  auto start = [&](int b) { return 1 + (int)((int64_t)b * n / leaves); };
-  // Rank-one tears: T = diag(T1', T2') + rho v v^T with v = e_m + e_{m+1}.
-  if (t.leader())
-    for (int b = 1; b < leaves; ++b) {
-      const int m = start(b) - 1;
+    for (int b = 1; b < pl.leaves; ++b) {
+      const int m = pl.start(b) - 1;
       d[m] -= fabs(e[m]);
       d[m + 1] -= fabs(e[m]);
     }
-  t.sync();
-  double* cw = work;
-  double* sw = work + n;
-  for (int b = 0; b < leaves; ++b) {
-    const int lo = start(b), hi = start(b + 1) - 1, len = hi - lo + 1;
-    Mat1<double> ql{&q(lo, lo), q.rs, q.cs};
-    const int info = steqr(t, true, len, Vec1<double>{&d[lo], d.s}, Vec1<double>{&e[lo], e.s}, len, ql,
-                           Vec1<double>{cw, 1}, Vec1<double>{sw, 1});
-    if (info != 0) return lo + info;  // approximately dstedc's (i, j) encoding: the failing row
   }
-  // Merges, bottom-up: blocks of `width` leaves joined pairwise.
-  for (int width = 1; width < leaves; width *= 2)
-    for (int b = 0; b + width < leaves; b += 2 * width) {
-      const int lo = start(b), m = start(b + width) - 1, hi = start(b + 2 * width > leaves ? leaves : b + 2 * width) - 1;
-      stedc_detail::merge(t, lo, m, hi, e[m], d, q, work, iwork);
-    }
-  if (t.leader())
-    for (int i = 1; i <= n; ++i) d[i] *= anrm;
   t.sync();
-  return 0;
+  return anrm;
+}
+
+// Leaf b by implicit QL/QR (steqr) into its diagonal block of q. Returns 0, or (lo - 1) + the
+// leaf's steqr info: in 1..n-1, the last unconverged off-diagonal's row.
+template <class Team>
+SGPU_HD int stedc_leaf(const Team& t, const StedcPlan& pl, int b, Vec1<double> d, Vec1<double> e, Mat1<double> q,
+                       double* work) {
+  const int lo = pl.start(b), hi = pl.start(b + 1) - 1, len = hi - lo + 1;
+  double* cw = work + 2 * (int64_t)(lo - 1);
+  const Mat1<double> ql{&q(lo, lo), q.rs, q.cs};
+  const int info = steqr(t, true, len, Vec1<double>{&d[lo], d.s}, Vec1<double>{&e[lo], e.s}, len, ql,
+                         Vec1<double>{cw, 1}, Vec1<double>{cw + len, 1});
+  return info != 0 ? lo - 1 + info : 0;
+}
+
+// Merge j of the level joining blocks of `width` leaves (j < pl.merges(width)).
+template <class Team>
+SGPU_HD void stedc_merge(const Team& t, const StedcPlan& pl, int width, int j, Vec1<double> d, Vec1<double> e,
+                         Mat1<double> q, double* work, int* iwork) {
+  const int b = 2 * width * j, n = pl.n;
+  const int lo = pl.start(b), m = pl.start(b + width) - 1, hi = pl.start(b + 2 * width) - 1;
+  const int64_t o = lo - 1;
+  stedc_detail::merge(t, lo, m, hi, e[m], d, q, work + o * n, work + (int64_t)n * n + o * n,
+                      work + 2 * (int64_t)n * n + 10 * o, iwork + 6 * o);
+}
+
+// The scale back onto the eigenvalues.
+template <class Team>
+SGPU_HD void stedc_finish(const Team& t, const StedcPlan& pl, Vec1<double> d, double anrm) {
+  if (t.leader())
+    for (int i = 1; i <= pl.n; ++i) d[i] *= anrm;
+  t.sync();
+}
+
+// dstedc (compz = I): d holds the eigenvalues ascending on return, q (n x n) the eigenvectors;
+// e is destroyed. work: stedc_work(n) doubles, iwork: stedc_iwork(n) ints. Returns 0, or i > 0
+// when a leaf's QL/QR failed (as dstedc's info; d is then not meaningful).
+template <class Team>
+SGPU_HD int stedc(const Team& t, int n, Vec1<double> d, Vec1<double> e, Mat1<double> q, double* work, int* iwork) {
+  if (n <= 0) return 0;
+  const StedcPlan pl = stedc_plan(n);
+  const double anrm = stedc_prepare(t, pl, d, e, q);
+  if (anrm == 0.0) return 0;
+  int info = 0;
+  for (int b = 0; b < pl.leaves && info == 0; ++b) info = stedc_leaf(t, pl, b, d, e, q, work);
+  if (info == 0)
+    for (int width = 1; width < pl.leaves; width *= 2)
+      for (int j = 0; j < pl.merges(width); ++j) stedc_merge(t, pl, width, j, d, e, q, work, iwork);
+  stedc_finish(t, pl, d, anrm);
+  return info;
 }
 
 }  // namespace core
