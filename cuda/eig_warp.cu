@@ -76,7 +76,10 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   const int64_t teams = gridDim.x * (int64_t)blockDim.x / P;
   double* work = ws + team * ws_per;
   for (int64_t b = team; b < batch; b += teams) {
-    int r = core::heev(t, wantz, lower, n, Mat1<core::zc>{A + b * sA, 1, lda}, Vec1<double>{w + b * sW, 1}, work);
+    // The QL/QR chain, not divide and conquer: at n = 32 with vectors D&C (with f88e7c9's bisection
+    // root finder) took 7.29 ms against 5.55 (docs/performance.md).
+    int r = core::heev(t, wantz, lower, n, Mat1<core::zc>{A + b * sA, 1, lda}, Vec1<double>{w + b * sW, 1}, work,
+                       core::kHeevNoStedc);
     if (t.leader()) info[b] = r;
   }
 }
@@ -229,7 +232,7 @@ int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int6
     });
   const int p = zheev_team_lanes(n);
   return run(
-      ctx, batch, core::heev_work(n, wantz), info,
+      ctx, batch, core::heev_work(n, wantz, core::kHeevNoStedc), info,
       [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
         auto go = [&](auto kernel) {
           kernel<<<grid, block, 0, s>>>(wantz, is(uplo, 'L'), n, static_cast<core::zc*>(A), lda, strideA, w, strideW,

@@ -53,14 +53,21 @@ constexpr int kThreadsSmall = 128;
 constexpr int kSmallN = 64;
 constexpr int kGemmCols = 8;      // eigenvector columns per thread in phase 4
 constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
+// Phase 3's merge products: tiled through shared memory from kTiledMinN rows (below it the core's
+// plain loop); a group of S threads computes 64 x S/4 tiles, 4 x 4 per thread, kTileK terms per
+// stage. The plain loop took 70% of the top merge at n = 512 (33 of 48 M cycles, probes at f88e7c9).
+constexpr int kTiledMinN = 64;
+constexpr int kTileRows = 64;
+constexpr int kTileK = 8;
 
 // Shared memory of one block, carved from the dynamic allocation.
 struct Smem {
   double *red, *d, *er, *ph;
   zc *tau, *va, *vb, *wv, *ypart;
   int* info;
-  zc* w;      // W when it lives in shared memory
-  double* z;  // Z when it lives in shared memory
+  double* tiles;  // jobz V: the merge products' tiles, one slice per warp group
+  zc* w;          // W when it lives in shared memory
+  double* z;      // Z when it lives in shared memory
 };
 
 __host__ __device__ inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
@@ -70,13 +77,30 @@ __host__ __device__ inline int64_t dc_doubles(int n) {
   return core::stedc_work(n) + (core::stedc_iwork(n) + 1) / 2;
 }
 
+// Phase 3's schedule: warps per merge at a level with `merges` merges (powers of two).
+__host__ __device__ inline int warps_per_merge(int nw, int merges) { return nw > merges ? nw / merges : 1; }
+// Tile doubles of a group of g warps.
+__host__ __device__ inline int tile_doubles(int g) { return kTileK * (kTileRows + 8 * g); }
+// Shared doubles for the tiles of every group of the level that needs the most.
+__host__ __device__ inline int tiles_doubles(int n, int nw) {
+  const core::StedcPlan pl = core::stedc_plan(n);
+  int most = 0;
+  for (int width = 1; width < pl.leaves; width *= 2) {
+    if (pl.merge_size(width) < kTiledMinN) continue;
+    const int g = warps_per_merge(nw, pl.merges(width));
+    const int need = (nw / g) * tile_doubles(g);
+    most = most > need ? most : need;
+  }
+  return most;
+}
+
 // Doubles of shared memory for n (without Z), in the order carve() lays them out.
 __host__ __device__ inline int64_t smem_doubles(int n) {
   const int64_t yp = 2 * (int64_t)(n > kThreads ? n : kThreads);  // sized for either block size
   return 32 + 3 * (int64_t)n + 8 * (int64_t)n + yp + 1;
 }
 
-__device__ Smem carve(double* base, int n, bool w_shared, bool z_shared) {
+__device__ Smem carve(double* base, int n, int tiles, bool w_shared, bool z_shared) {
   Smem s;
   double* p = base;
   s.red = p; p += 32;
@@ -91,6 +115,8 @@ __device__ Smem carve(double* base, int n, bool w_shared, bool z_shared) {
   s.ypart = reinterpret_cast<zc*>(p); p += 2 * yp;
   s.info = reinterpret_cast<int*>(p);
   p += 1;
+  s.tiles = p;
+  p += tiles;
   s.w = w_shared ? reinterpret_cast<zc*>(p) : nullptr;
   if (w_shared) p += 2 * (int64_t)n * n;
   s.z = z_shared ? p : nullptr;
@@ -109,6 +135,7 @@ struct Args {
   zc* Wg;      // n x n working copy per block (ld n) when it does not fit in shared memory, else null
   double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
   double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints)
+  int tiles;   // jobz V: shared doubles for the merge products' tiles (tiles_doubles)
   int phases;  // 4: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: results incomplete)
 };
 
@@ -243,6 +270,63 @@ __device__ void form_q(const Smem& s, Mat1<zc> W, int n) {
 
 // ---- phase 3 (jobz V): divide and conquer over the block's warps -------------------------------------
 
+// A merge's product B = Q(lo.., ck) U for a group of S = 32 g threads: 64 x S/4 tiles of B, each
+// thread 4 x 4 entries (rows ty + 16 a, columns tx + S/16 b), Q's and U's next kTileK terms staged
+// in shared memory. Every entry is summed over i in order, as the core's plain loop.
+struct TiledProduct {
+  double* tiles;  // tile_doubles(g) of this group
+  __device__ void operator()(const cuda::WarpGroupTeam& t, int N, int K, int lo, Mat1<double> q, const int* ck,
+                             const double* U, double* B) const {
+    if (N < kTiledMinN) {
+      core::stedc_detail::PlainProduct{}(t, N, K, lo, q, ck, U, B);
+      return;
+    }
+    const int S = t.step(), me = t.first(0), TC = S / 16, TN = 4 * TC;
+    const int ty = me % 16, tx = me / 16;
+    double* qs = tiles;                  // kTileK x kTileRows: qs[ii * kTileRows + rr]
+    double* us = tiles + kTileK * kTileRows;  // kTileK x TN: us[ii + jj * kTileK]
+    for (int r0 = 0; r0 < N; r0 += kTileRows)
+      for (int j0 = 0; j0 < K; j0 += TN) {
+        double acc[4][4];
+#pragma unroll
+        for (int a = 0; a < 4; ++a)
+#pragma unroll
+          for (int b = 0; b < 4; ++b) acc[a][b] = 0.0;
+        for (int i0 = 0; i0 < K; i0 += kTileK) {
+          const int kk = K - i0 < kTileK ? K - i0 : kTileK;
+          for (int x = me; x < kTileK * kTileRows; x += S) {
+            const int ii = x / kTileRows, rr = x % kTileRows;
+            qs[x] = (ii < kk && r0 + rr < N) ? q(lo + r0 + rr, ck[i0 + ii]) : 0.0;
+          }
+          for (int x = me; x < kTileK * TN; x += S) {
+            const int ii = x % kTileK, jj = x / kTileK;
+            us[x] = (ii < kk && j0 + jj < K) ? U[(i0 + ii) + (int64_t)(j0 + jj) * K] : 0.0;
+          }
+          t.sync();
+          for (int ii = 0; ii < kk; ++ii) {
+            double qa[4], ub[4];
+#pragma unroll
+            for (int a = 0; a < 4; ++a) qa[a] = qs[ii * kTileRows + ty + 16 * a];
+#pragma unroll
+            for (int b = 0; b < 4; ++b) ub[b] = us[ii + (tx + TC * b) * kTileK];
+#pragma unroll
+            for (int a = 0; a < 4; ++a)
+#pragma unroll
+              for (int b = 0; b < 4; ++b) acc[a][b] += qa[a] * ub[b];
+          }
+          t.sync();
+        }
+#pragma unroll
+        for (int a = 0; a < 4; ++a)
+#pragma unroll
+          for (int b = 0; b < 4; ++b) {
+            const int r = r0 + ty + 16 * a, j = j0 + tx + TC * b;
+            if (r < N && j < K) B[r + (int64_t)j * N] = acc[a][b];
+          }
+      }
+  }
+};
+
 // d, er -> eigenvalues ascending in d, eigenvectors in z; core::stedc's steps with the block split:
 // each leaf on one warp, each merge on a group of warps (a level's merges side by side, the groups
 // as large as the level's merges allow). work, iwork: stedc_work / stedc_iwork of this block.
@@ -265,9 +349,11 @@ __device__ int divide_and_conquer(const BlockTeam& t, const Smem& s, Mat1<double
   if (info == 0)
     for (int width = 1; width < pl.leaves; width *= 2) {
       const int merges = pl.merges(width);
-      const int g = nw > merges ? nw / merges : 1;  // warps per merge (powers of two)
+      const int g = warps_per_merge(nw, merges);
       const cuda::WarpGroupTeam gt{(warp / g) * g * 32, g * 32, 1 + warp / g};
-      for (int j = warp / g; j < merges; j += nw / g) core::stedc_merge(gt, pl, width, j, d, e, z, work, iwork);
+      const TiledProduct prod{s.tiles + (warp / g) * tile_doubles(g)};
+      for (int j = warp / g; j < merges; j += nw / g)
+        core::stedc_merge(gt, pl, width, j, d, e, z, work, iwork, prod);
       __syncthreads();
     }
   core::stedc_finish(t, pl, d, anrm);
@@ -316,7 +402,7 @@ template <int kT>
 __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
-  const Smem s = carve(smem, n, a.Wg == nullptr, a.wantz && a.Zg == nullptr);
+  const Smem s = carve(smem, n, a.tiles, a.Wg == nullptr, a.wantz && a.Zg == nullptr);
   const BlockTeam t{s.red};
   const int64_t b = blockIdx.x;
   Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
@@ -417,14 +503,16 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
   // Shared memory first for W (phase 1 reads and writes it n times), then for Z. With vectors the
-  // one-thread chain dominates, so W goes to shared memory only if the blocks the registers allow
-  // per SM still fit: more matrices in flight beat a faster reduction.
+  // phases after the reduction are latency-bound, so W and Z go to shared memory only if the
+  // blocks the registers allow per SM still fit: more matrices in flight beat faster accesses.
   const int T = n <= kSmallN ? kThreadsSmall : kThreads;
   const int per_sm = T == kThreadsSmall ? 4 : 2;
-  const size_t base = sizeof(double) * (size_t)smem_doubles(n);
+  const int tiles = wantz ? tiles_doubles(n, T / 32) : 0;
+  const size_t base = sizeof(double) * ((size_t)smem_doubles(n) + tiles);
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
-  const bool w_shared = wantz ? base + wbytes + zbytes <= (size_t)optin / per_sm : base + wbytes <= (size_t)optin;
-  const bool z_shared = wantz && base + (w_shared ? wbytes : 0) + zbytes <= (size_t)optin;
+  const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
+  const bool w_shared = base + wbytes + (wantz ? zbytes : 0) <= fit;
+  const bool z_shared = wantz && base + (w_shared ? wbytes : 0) + zbytes <= fit;
   const size_t shmem = base + (w_shared ? wbytes : 0) + (z_shared ? zbytes : 0);
   if (shmem > (size_t)optin) return SGPU_ERR_DEVICE;
   auto kernel = T == kThreadsSmall ? k_heev_block<kThreadsSmall> : k_heev_block<kThreads>;
@@ -471,6 +559,7 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     args.Zg = zg ? reinterpret_cast<double*>(base_ws + wg * (size_t)nb) : nullptr;
     args.dc = dcb ? reinterpret_cast<double*>(base_ws + (wg + zg) * (size_t)nb) : nullptr;
     args.phases = phases;
+    args.tiles = tiles;
     kernel<<<(unsigned)nb, T, shmem, st>>>(args);
     if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
   }

@@ -11,14 +11,18 @@
 namespace sgpu {
 namespace core {
 
-// Vectors by divide and conquer above one leaf.
-SGPU_HD bool heev_uses_stedc(int n, bool wantz) { return wantz && n > kStedcLeaf; }
+// Vectors by divide and conquer from order dc_from (default: above one leaf, as zheevd); a caller
+// whose team runs the QL/QR chain faster passes kHeevNoStedc (the GPU's warp path, n <= 32:
+// measured, docs/performance.md).
+constexpr int kHeevNoStedc = 1 << 30;
+SGPU_HD bool heev_uses_stedc(int n, bool wantz, int dc_from) { return wantz && n >= dc_from; }
 
 // Doubles of workspace one matrix needs: d, er, cw, sw (n each), e, tau, y (n complex each),
 // and Q (n x n complex) when vectors are wanted; with divide and conquer also the real Z (n x n)
 // and stedc's workspace (its ints in doubles' room).
-SGPU_HD int64_t heev_work(int n, bool wantz) {
-  const int64_t dc = heev_uses_stedc(n, wantz) ? (int64_t)n * n + stedc_work(n) + (stedc_iwork(n) + 1) / 2 : 0;
+SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1) {
+  const int64_t dc =
+      heev_uses_stedc(n, wantz, dc_from) ? (int64_t)n * n + stedc_work(n) + (stedc_iwork(n) + 1) / 2 : 0;
   return 4 * (int64_t)n + 6 * (int64_t)n + (wantz ? 2 * (int64_t)n * n : 0) + dc;
 }
 
@@ -33,9 +37,11 @@ SGPU_HD double heev_scale(double anrm) {
 }
 
 // Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
-// eigenvalues, unordered, in that case). Non-finite input: w and (wantz) A are NaN, info = n.
+// eigenvalues, unordered, in that case; with divide and conquer i is the failing leaf's row and
+// w is not meaningful). Non-finite input: w and (wantz) A are NaN, info = n.
 template <class Team>
-SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<double> w, double* work) {
+SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<double> w, double* work,
+                 int dc_from = kStedcLeaf + 1) {
   if (n == 0) return 0;
   // Mirror the referenced triangle into the other one so the core works on the lower triangle.
   double bad = 0.0, anrm = 0.0;
@@ -90,7 +96,7 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
   if (wantz) ungtr(t, n, a, tau, q);
   phase_scale(t, n, e, er, y, wantz, n, q);
   int info = 0;
-  if (heev_uses_stedc(n, wantz)) {
+  if (heev_uses_stedc(n, wantz, dc_from)) {
     // Divide and conquer on a real Z, then A = Q Z (complex times real).
     double* zr = work + 10 * (int64_t)n + 2 * (int64_t)n * n;
     double* dw = zr + (int64_t)n * n;

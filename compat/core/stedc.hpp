@@ -11,10 +11,11 @@
 // n > kStedcLeaf), the GPU's warp path with a warp, and the block path schedules the same pieces
 // (stedc_plan/prepare/leaf/merge/finish) over its warps: leaves side by side, then each level's
 // merges side by side, a merge's roots, vectors and product rows spread over its team. Where it
-// departs from LAPACK: each secular root is found by safeguarded bisection in coordinates relative
-// to its nearer pole (relative accuracy of the distance to the pole, which is what the vectors
-// need) instead of dlaed4's rational interpolation, and the merge's product uses the full block
-// instead of its two diagonal halves.
+// departs from LAPACK: each secular root is found in coordinates relative to its nearer pole
+// (relative accuracy of the distance to the pole, which is what the vectors need) by dlaed4's
+// "middle way" model but its own simpler safeguard and stopping test (a bracket, bisection when a
+// step leaves it, stop when a step no longer changes u), and the merge's product uses the full
+// block instead of its two diagonal halves.
 #pragma once
 #include "steqr.hpp"
 
@@ -37,19 +38,45 @@ struct Root {
   double u;
 };
 
-// s * (1 + rho * sum z_j^2 / ((d_j - d_o) - s u)): increasing in u on the root's interval.
-SGPU_HD double secular(int k, const double* d, const double* z, double rho, int o, int s, double u) {
-  double g = 1.0;
-  for (int j = 0; j < k; ++j) g += rho * z[j] * z[j] / ((d[j] - d[o]) - s * u);
-  return s * g;
+// The secular function in a root's coordinates: lambda = d_o + s u, g(u) = s (1 + rho sum z_j^2 /
+// (d_j - lambda)) = s + psi0 + psi1, increasing in u, where psi0 sums the poles on the origin's
+// side (u <= 0, o included) and psi1 the others (u >= the other pole); dpsi* are their
+// derivatives in u.
+struct SecularEval {
+  double g, psi0, dpsi0, psi1, dpsi1;
+};
+SGPU_HD SecularEval secular_eval(int k, const double* d, const double* z, double rho, int o, int s, double u) {
+  double p0 = 0.0, q0 = 0.0, p1 = 0.0, q1 = 0.0;
+  for (int j = 0; j < k; ++j) {
+    const double inv = 1.0 / ((d[j] - d[o]) - s * u);
+    const double tj = rho * z[j] * z[j] * inv;  // s * (its term in g); its u-derivative is tj * inv
+    if (s * (j - o) <= 0) {
+      p0 += tj;
+      q0 += tj * inv;
+    } else {
+      p1 += tj;
+      q1 += tj * inv;
+    }
+  }
+  p0 *= s;
+  p1 *= s;
+  return SecularEval{s + p0 + p1, p0, q0, p1, q1};
 }
 
 // Root i (0-based) of 1 + rho sum z_j^2 / (d_j - lambda) = 0, d ascending, z_j != 0, rho > 0.
+// In the coordinates of the nearer pole (u in (0, w]) by Li's "middle way" (as dlaed4): psi0
+// and psi1 are each modelled by a + b / (pole - u), matching value and derivative at the
+// current u, and the model's root is the next u; quadratic convergence. Each step keeps a
+// bracket from g's sign, and a step that would leave it is replaced by a bisection (geometric
+// while the bracket spans more than a factor 8), so the iteration always ends.
 SGPU_HD Root secular_root(int k, const double* d, const double* z, double rho, int i) {
   Root r;
-  double w;  // the root lies at u in (0, w]
-  if (i < k - 1) {
-    const double half = 0.5 * (d[i + 1] - d[i]);
+  double w;        // the root lies at u in (0, w]
+  double D = 0.0;  // the other pole's u (interior roots); none for the last root
+  const bool last = i == k - 1;
+  if (!last) {
+    D = d[i + 1] - d[i];
+    const double half = 0.5 * D;
     double g = 1.0;
     for (int j = 0; j < k; ++j) g += rho * z[j] * z[j] / ((d[j] - d[i]) - half);
     r.o = g >= 0.0 ? i : i + 1;
@@ -63,47 +90,92 @@ SGPU_HD Root secular_root(int k, const double* d, const double* z, double rho, i
     w = rho * zz;
   }
   double lo = 0.0, hi = w;
-  // First split: the pole's own term against the others at u = 0 (u0 = rho z_o^2 / c).
-  double c = 1.0;
-  for (int j = 0; j < k; ++j)
-    if (j != r.o) c += rho * z[j] * z[j] / (d[j] - d[r.o]);
-  c *= r.s;
-  if (c > 0.0) {
-    const double u0 = rho * z[r.o] * z[r.o] / c;
-    if (u0 > 0.0 && u0 < hi) {
-      if (secular(k, d, z, rho, r.o, r.s, u0) > 0.0) hi = u0;
-      else lo = u0;
-    }
+  // Start: the pole's own term against the others at u = 0 (u0 = rho z_o^2 / c).
+  double u = 0.5 * w;
+  {
+    double c = 1.0;
+    for (int j = 0; j < k; ++j)
+      if (j != r.o) c += rho * z[j] * z[j] / (d[j] - d[r.o]);
+    c *= r.s;
+    const double u0 = c > 0.0 ? rho * z[r.o] * z[r.o] / c : 0.0;
+    if (u0 > 0.0 && u0 < hi) u = u0;
   }
-  // Bisection, geometric while the bracket spans more than a factor 8: at most a few hundred
-  // steps even when the root sits within 1e-300 of its pole.
   for (int it = 0; it < 400; ++it) {
-    if (lo > 0.0 && hi - lo <= 2.0 * Mach::eps * lo) break;
-    double mid = (lo > 0.0 && hi > 8.0 * lo) ? sqrt(lo) * sqrt(hi) : (lo == 0.0 ? 0.125 * hi : 0.5 * (lo + hi));
-    if (!(mid > lo && mid < hi)) break;
-    const double v = secular(k, d, z, rho, r.o, r.s, mid);
-    if (v > 0.0) hi = mid;
-    else if (v < 0.0) lo = mid;
-    else {
-      lo = hi = mid;
+    const SecularEval f = secular_eval(k, d, z, rho, r.o, r.s, u);
+    if (f.g > 0.0) hi = u;
+    else if (f.g < 0.0) lo = u;
+    else break;
+    if (lo > 0.0 && hi - lo <= 2.0 * Mach::eps * lo) {
+      u = 0.5 * (lo + hi);
       break;
     }
+    // The model's root: c + b0 / (-u - eta) + b1 / (D - u - eta) = 0.
+    const double b0 = f.dpsi0 * u * u;
+    double un = -1.0;
+    if (last) {
+      const double c = r.s + f.psi0 + b0 / u;
+      if (c > 0.0) un = b0 / c;
+    } else {
+      const double e0 = -u, e1 = D - u;
+      const double b1 = f.dpsi1 * e1 * e1;
+      const double c = r.s + (f.psi0 - b0 / e0) + (f.psi1 - b1 / e1);
+      const double A2 = c, A1 = c * (e0 + e1) + b0 + b1, A0 = f.g * e0 * e1;
+      double disc = A1 * A1 - 4.0 * A0 * A2;
+      disc = disc > 0.0 ? sqrt(disc) : 0.0;
+      const double q = 0.5 * (A1 + (A1 >= 0.0 ? disc : -disc));
+      // The two roots, q / A2 and A0 / q: the one inside the bracket, the smaller step if both.
+      const double eta1 = A2 != 0.0 ? q / A2 : 0.0, eta2 = q != 0.0 ? A0 / q : 0.0;
+      const bool in1 = A2 != 0.0 && u + eta1 > lo && u + eta1 < hi;
+      const bool in2 = q != 0.0 && u + eta2 > lo && u + eta2 < hi;
+      if (in1 && (!in2 || fabs(eta1) <= fabs(eta2))) un = u + eta1;
+      else if (in2) un = u + eta2;
+    }
+    if (!(un > lo && un < hi))  // off the bracket (or no model root): bisect
+      un = (lo > 0.0 && hi > 8.0 * lo) ? sqrt(lo) * sqrt(hi) : (lo == 0.0 ? 0.125 * hi : 0.5 * (lo + hi));
+    if (!(un > lo && un < hi)) break;  // the bracket holds no other double
+    const bool done = fabs(un - u) <= 2.0 * Mach::eps * u;
+    u = un;
+    if (done) break;
   }
-  r.u = lo > 0.0 ? 0.5 * (lo + hi) : hi;
+  r.u = u;
   return r;
 }
 
 // d_i - lambda_j, accurate relative to the distance from lambda_j's pole.
 SGPU_HD double gap(const double* d, int i, const Root& rj) { return (d[i] - d[rj.o]) - rj.s * rj.u; }
 
+// A merge's product B = Q(lo.., ck) U: B N x K (ld N), Q's kept columns ck[0..K), U = A (K x K).
+// Each entry is summed over i in order, so a tiled product (cuda/heev_block.cu) that keeps that
+// order gives the same numbers. Here: a row and kMergeCols columns per work item.
+struct PlainProduct {
+  template <class Team>
+  SGPU_HD void operator()(const Team& t, int N, int K, int lo, Mat1<double> q, const int* ck, const double* A,
+                          double* B) const {
+    const int chunks = (K + kMergeCols - 1) / kMergeCols;
+    for (int it = t.first(0); it < N * chunks; it += t.step()) {
+      const int r = it % N, j0 = (it / N) * kMergeCols;
+      double acc[kMergeCols];
+      for (int u = 0; u < kMergeCols; ++u) acc[u] = 0.0;
+      for (int i = 0; i < K; ++i) {
+        const double x = q(lo + r, ck[i]);
+        for (int u = 0; u < kMergeCols; ++u) {
+          const int j = j0 + u < K ? j0 + u : K - 1;
+          acc[u] += x * A[i + (int64_t)j * K];
+        }
+      }
+      for (int u = 0; u < kMergeCols && j0 + u < K; ++u) B[r + (int64_t)(j0 + u) * N] = acc[u];
+    }
+  }
+};
+
 // Merges the solved blocks [lo, m] and [m + 1, hi] (1-based rows and columns of q) joined by
 // rho = e(m): on return d(lo..hi) ascending and q(lo..hi, lo..hi) their eigenvectors. Workspace
 // of this merge alone (merges of one level run side by side on disjoint slices): A and B N x N,
 // v 10 N doubles, iw 6 N ints, N = hi - lo + 1. The bookkeeping (z, the sorted poles, deflation)
 // is the leader's; the members share the rotations, the roots, the vectors and the products.
-template <class Team>
+template <class Team, class Product>
 SGPU_HD void merge(const Team& t, int lo, int m, int hi, double rho, Vec1<double> d, Mat1<double> q, double* A,
-                   double* B, double* v, int* iw) {
+                   double* B, double* v, int* iw, const Product& prod) {
   const int N = hi - lo + 1, n1 = m - lo + 1;
   double* z = v;  // N each from here
   double* dl = z + N;
@@ -219,21 +291,7 @@ SGPU_HD void merge(const Team& t, int lo, int m, int hi, double rho, Vec1<double
       for (int i = 0; i < K; ++i) A[i + (int64_t)j * K] *= nrm;
     }
     t.sync();
-    // B = Q(:, ck) U: a row and kMergeCols columns per item, each entry summed over i in order.
-    const int chunks = (K + kMergeCols - 1) / kMergeCols;
-    for (int it = t.first(0); it < N * chunks; it += t.step()) {
-      const int r = it % N, j0 = (it / N) * kMergeCols;
-      double acc[kMergeCols];
-      for (int u = 0; u < kMergeCols; ++u) acc[u] = 0.0;
-      for (int i = 0; i < K; ++i) {
-        const double x = q(lo + r, ck[i]);
-        for (int u = 0; u < kMergeCols; ++u) {
-          const int j = j0 + u < K ? j0 + u : K - 1;
-          acc[u] += x * A[i + (int64_t)j * K];
-        }
-      }
-      for (int u = 0; u < kMergeCols && j0 + u < K; ++u) B[r + (int64_t)(j0 + u) * N] = acc[u];
-    }
+    prod(t, N, K, lo, q, ck, A, B);
   }
   t.sync();
   // Everything ascending, by rank (a stable sort: ties keep roots before deflated values, each in
@@ -271,6 +329,15 @@ struct StedcPlan {
   SGPU_HD int start(int b) const { return 1 + (int)((int64_t)b * n / leaves); }
   // Merges of the level that joins blocks of `width` leaves pairwise.
   SGPU_HD int merges(int width) const { return leaves / (2 * width); }
+  // Order of the largest merge of that level.
+  SGPU_HD int merge_size(int width) const {
+    int mx = 0;
+    for (int b = 0; b < leaves; b += 2 * width) {
+      const int sz = start(b + 2 * width) - start(b);
+      mx = mx > sz ? mx : sz;
+    }
+    return mx;
+  }
 };
 
 SGPU_HD StedcPlan stedc_plan(int n) {
@@ -319,14 +386,14 @@ SGPU_HD int stedc_leaf(const Team& t, const StedcPlan& pl, int b, Vec1<double> d
 }
 
 // Merge j of the level joining blocks of `width` leaves (j < pl.merges(width)).
-template <class Team>
+template <class Team, class Product = stedc_detail::PlainProduct>
 SGPU_HD void stedc_merge(const Team& t, const StedcPlan& pl, int width, int j, Vec1<double> d, Vec1<double> e,
-                         Mat1<double> q, double* work, int* iwork) {
+                         Mat1<double> q, double* work, int* iwork, const Product& prod = Product{}) {
   const int b = 2 * width * j, n = pl.n;
   const int lo = pl.start(b), m = pl.start(b + width) - 1, hi = pl.start(b + 2 * width) - 1;
   const int64_t o = lo - 1;
   stedc_detail::merge(t, lo, m, hi, e[m], d, q, work + o * n, work + (int64_t)n * n + o * n,
-                      work + 2 * (int64_t)n * n + 10 * o, iwork + 6 * o);
+                      work + 2 * (int64_t)n * n + 10 * o, iwork + 6 * o, prod);
 }
 
 // The scale back onto the eigenvalues.
