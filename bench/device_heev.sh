@@ -27,12 +27,13 @@ for n in ${TEAM_N:-}; do
 done 2>&1 | tee "$out/heev_team.txt"
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
-  # racecheck is slow: small orders of the block path (Z in shared memory) for it.
-  for run in "memcheck:test_zheev --backend gpu --sizes 4,8,16,32,33,64,200" "racecheck:test_zheev --backend gpu --sizes 33,40" \
-             "synccheck:test_zheev --backend gpu --sizes 33,40" "memcheck:test_hostile --backend gpu" \
-             "racecheck:test_hostile --backend gpu"; do
+  # racecheck is slow: small orders of the block path (Z, the merge tiles and the group barriers in
+  # shared memory at 33 and 64) for it. SANITIZE_RUNS: "tool:test args;..." replaces the list.
+  runs=${SANITIZE_RUNS:-"memcheck:test_zheev --backend gpu --sizes 4,8,16,32,33,64,200;racecheck:test_zheev --backend gpu --sizes 33,64;synccheck:test_zheev --backend gpu --sizes 33,64;memcheck:test_hostile --backend gpu;racecheck:test_hostile --backend gpu"}
+  IFS=';' read -ra list <<< "$runs"
+  for run in "${list[@]}"; do
     tool=${run%%:*}; t=${run#*:}
-    timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 build/tests/$t >> "$out/sanitizer.log" 2>&1
+    timeout ${SANITIZE_TIMEOUT:-240} compute-sanitizer --tool $tool --error-exitcode 9 build/tests/$t >> "$out/sanitizer.log" 2>&1
     echo "compute-sanitizer $tool on $t: rc=$?"
   done
 fi

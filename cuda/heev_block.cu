@@ -341,7 +341,7 @@ __device__ int divide_and_conquer(const BlockTeam& t, const Smem& s, Mat1<double
   if (anrm == 0.0) return 0;
   const auto wt = cuda::WarpTeam<32>::make();
   for (int b = warp; b < pl.leaves; b += nw) {
-    const int r = core::stedc_leaf(wt, pl, b, d, e, z, work);
+    const int r = core::stedc_leaf(wt, pl, b, d, e, z);
     if (r != 0 && wt.leader()) atomicMax(&s.info[0], r);
   }
   __syncthreads();

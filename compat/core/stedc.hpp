@@ -373,15 +373,24 @@ SGPU_HD double stedc_prepare(const Team& t, const StedcPlan& pl, Vec1<double> d,
 }
 
 // Leaf b by implicit QL/QR (steqr) into its diagonal block of q. Returns 0, or (lo - 1) + the
-// leaf's steqr info: in 1..n-1, the last unconverged off-diagonal's row.
+// leaf's steqr info: in 1..n-1, the last unconverged off-diagonal's row. Every member runs the
+// chain on its own copy of the leaf's d and e and of each sweep's rotations (identical in all),
+// applies them to its rows of q, and only the leader writes d back: the members of a team never
+// write a shared scalar.
 template <class Team>
-SGPU_HD int stedc_leaf(const Team& t, const StedcPlan& pl, int b, Vec1<double> d, Vec1<double> e, Mat1<double> q,
-                       double* work) {
+SGPU_HD int stedc_leaf(const Team& t, const StedcPlan& pl, int b, Vec1<double> d, Vec1<double> e, Mat1<double> q) {
   const int lo = pl.start(b), hi = pl.start(b + 1) - 1, len = hi - lo + 1;
-  double* cw = work + 2 * (int64_t)(lo - 1);
+  double dl[kStedcLeaf], el[kStedcLeaf], cw[kStedcLeaf], sw[kStedcLeaf];
+  for (int i = 0; i < len; ++i) {
+    dl[i] = d[lo + i];
+    el[i] = i + 1 < len ? e[lo + i] : 0.0;
+  }
   const Mat1<double> ql{&q(lo, lo), q.rs, q.cs};
-  const int info = steqr(t, true, len, Vec1<double>{&d[lo], d.s}, Vec1<double>{&e[lo], e.s}, len, ql,
-                         Vec1<double>{cw, 1}, Vec1<double>{cw + len, 1});
+  const int info = steqr(t, true, len, Vec1<double>{dl, 1}, Vec1<double>{el, 1}, len, ql, Vec1<double>{cw, 1},
+                         Vec1<double>{sw, 1});
+  if (t.leader())
+    for (int i = 0; i < len; ++i) d[lo + i] = dl[i];
+  t.sync();
   return info != 0 ? lo - 1 + info : 0;
 }
 
@@ -414,7 +423,7 @@ SGPU_HD int stedc(const Team& t, int n, Vec1<double> d, Vec1<double> e, Mat1<dou
   const double anrm = stedc_prepare(t, pl, d, e, q);
   if (anrm == 0.0) return 0;
   int info = 0;
-  for (int b = 0; b < pl.leaves && info == 0; ++b) info = stedc_leaf(t, pl, b, d, e, q, work);
+  for (int b = 0; b < pl.leaves && info == 0; ++b) info = stedc_leaf(t, pl, b, d, e, q);
   if (info == 0)
     for (int width = 1; width < pl.leaves; width *= 2)
       for (int j = 0; j < pl.merges(width); ++j) stedc_merge(t, pl, width, j, d, e, q, work, iwork);
