@@ -76,8 +76,8 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   const int64_t teams = gridDim.x * (int64_t)blockDim.x / P;
   double* work = ws + team * ws_per;
   for (int64_t b = team; b < batch; b += teams) {
-    // The QL/QR chain, not divide and conquer: at n = 32 with vectors D&C (with f88e7c9's bisection
-    // root finder) took 7.29 ms against 5.55 (docs/performance.md).
+    // The QL/QR chain, as before divide and conquer existed: D&C for n = 26-32 on a team of P lanes
+    // has not been measured apart yet (docs/performance.md, "Divide and conquer for jobz V").
     int r = core::heev(t, wantz, lower, n, Mat1<core::zc>{A + b * sA, 1, lda}, Vec1<double>{w + b * sW, 1}, work,
                        core::kHeevNoStedc);
     if (t.leader()) info[b] = r;

@@ -12,8 +12,8 @@ namespace sgpu {
 namespace core {
 
 // Vectors by divide and conquer from order dc_from (default: above one leaf, as zheevd); a caller
-// whose team runs the QL/QR chain faster passes kHeevNoStedc (the GPU's warp path, n <= 32:
-// measured, docs/performance.md).
+// that keeps the QL/QR chain passes kHeevNoStedc (the GPU's warp path, n <= 32: its code as it was
+// measured and tested before divide and conquer).
 constexpr int kHeevNoStedc = 1 << 30;
 SGPU_HD bool heev_uses_stedc(int n, bool wantz, int dc_from) { return wantz && n >= dc_from; }
 
