@@ -10,7 +10,7 @@ SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/buil
 (cd build && ctest -V -R "${CTEST_R:-zheev|hostile|nonconvergence|c_abi|bisect}" -L gpu) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
 grep -E "worst ratios|tests passed|FAIL" "$out/ctest.log" | head -30
 build/bench/sgpu_heev_bench ${HEEV_BENCH_ARGS:---small} 2>&1 | tee "$out/heev_bench.txt"
-# Phase breakdown of the block path (SGPU_HEEV_PHASES: 1 reduction, 2 + Q, 3 + QL/QR chain, 4 all).
+# Phase breakdown of the block path (SGPU_HEEV_PHASES: 1 reduction, 2 + divide and conquer, 3 all).
 for n in ${BREAKDOWN_N:-}; do
   for p in 1 2 3; do
     echo "SGPU_HEEV_PHASES=$p n=$n"

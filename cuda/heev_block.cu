@@ -1,19 +1,21 @@
-// zheev on the GPU for medium n: one thread block per matrix (seed 002's assignment), in four
+// zheev on the GPU for medium n: one thread block per matrix (seed 002's assignment), in three
 // phases inside one kernel.
 //   1. Householder tridiagonalization (zhetd2, uplo L) of a full Hermitian working copy W (in
 //      shared memory when it fits, else a global workspace), in the fused form: one pass over the
 //      trailing matrix per step both applies the previous step's rank-2 update and accumulates this
 //      step's product y = A v, so each step reads and writes the trailing matrix once (threads own
 //      rows: every access coalesced).
-//   2. jobz V: the unitary factor formed in place (zungtr/zung2r), one warp per column.
-//   3. The real symmetric tridiagonal (phase-scaled as seed 002 §3). jobz V: divide and conquer
+//   2. The real symmetric tridiagonal (phase-scaled as seed 002 §3). jobz V: divide and conquer
 //      (compat/core/stedc.hpp, the CPU's code): the leaves' QL/QR one warp each, side by side; then
 //      level by level the merges side by side, each on a group of warps (roots, vectors and the
 //      product's rows spread over the group), so the serial part is one leaf's chain, not the
 //      whole matrix's (the one-thread QL chain it replaces took 11 of 15.7 ms at 180 x 128).
 //      jobz N: bisection on Sturm counts (core/bisect.hpp, dstebz's method), one eigenvalue per
 //      thread: dsterf's serial chain took 70% of the time at n = 128.
-//   4. jobz V: eigenvectors = Q diag(phases) Z, written into the caller's A.
+//   3. jobz V: eigenvectors X = Q diag(phases) Z as zheevd's zunmtr: X starts as diag(phases) Z in
+//      the caller's A, and the reflectors are applied to it kApplyNb at a time in the blocked form
+//      I - V T V^H (zlarft), each pass reading and writing X once. Forming Q one reflector at a
+//      time streamed the trailing Q through memory n times and was 120 of 311 ms at 180 x 512.
 // The scalar pieces (zlarfg, the QL/QR chains, the merges) are the core's; the matrix-level loops are laid out
 // for a block here. Per-matrix results never depend on other matrices: a NaN or a failed
 // iteration affects only its own block.
@@ -51,21 +53,30 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kThreadsSmall = 128;
 constexpr int kSmallN = 64;
-constexpr int kGemmCols = 8;      // eigenvector columns per thread in phase 4
+// Phase 3 (jobz V, X = Q D Z): reflectors per pass, and rows whose loads a lane issues together.
+// Measured at 180 x 512 (H100, apply phase alone): a warp per column with these constants 37.6 ms
+// (8 reflectors x 2 columns a warp, one row at a time: 39 ms); the column held in registers for the
+// whole pass 47 ms; a thread per column (no shuffles, uncoalesced loads) 85 ms. 16 reflectors, or 2
+// columns with batched rows, spill registers (ptxas, sm_90).
+constexpr int kApplyNb = 8;
+constexpr int kApplyRows = 4;
 constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
-// Phase 3's merge products: tiled through shared memory from kTiledMinN rows (below it the core's
+// Phase 2's merge products: tiled through shared memory from kTiledMinN rows (below it the core's
 // plain loop); a group of S threads computes 64 x S/4 tiles, 4 x 4 per thread, kTileK terms per
 // stage. The plain loop took 70% of the top merge at n = 512 (33 of 48 M cycles, probes at f88e7c9).
 constexpr int kTiledMinN = 64;
 constexpr int kTileRows = 64;
 constexpr int kTileK = 8;
 
-// Shared memory of one block, carved from the dynamic allocation.
+// Shared memory of one block, carved from the dynamic allocation. The scratch region (from va on)
+// holds phase 1's vectors and phase 2's tiles; phase 3's V and T overlay all of it.
 struct Smem {
   double *red, *d, *er, *ph;
-  zc *tau, *va, *vb, *wv, *ypart;
+  zc* tau;
   int* info;
+  zc *va, *vb, *wv, *ypart;
   double* tiles;  // jobz V: the merge products' tiles, one slice per warp group
+  zc* apply;      // jobz V, phase 3: V (n - 1 rows x kApplyNb), then T (kApplyNb x kApplyNb)
   zc* w;          // W when it lives in shared memory
   double* z;      // Z when it lives in shared memory
 };
@@ -94,13 +105,21 @@ __host__ __device__ inline int tiles_doubles(int n, int nw) {
   return most;
 }
 
-// Doubles of shared memory for n (without Z), in the order carve() lays them out.
-__host__ __device__ inline int64_t smem_doubles(int n) {
-  const int64_t yp = 2 * (int64_t)(n > kThreads ? n : kThreads);  // sized for either block size
-  return 32 + 3 * (int64_t)n + 8 * (int64_t)n + yp + 1;
+// Doubles of phase 1's vectors (va, vb, wv, ypart: ypart sized for either block size).
+__host__ __device__ inline int64_t vectors_doubles(int n) { return 6 * (int64_t)n + 2 * (int64_t)(n > kThreads ? n : kThreads); }
+// Doubles of phase 3's V and T.
+__host__ __device__ inline int64_t apply_doubles(int n) { return 2 * ((int64_t)n * kApplyNb + kApplyNb * kApplyNb); }
+// Doubles of the scratch region: phase 1's vectors then `tiles`, or phase 3's V and T.
+__host__ __device__ inline int64_t scratch_doubles(int n, int tiles, bool wantz) {
+  const int64_t p12 = vectors_doubles(n) + tiles;
+  return wantz && apply_doubles(n) > p12 ? apply_doubles(n) : p12;
+}
+// Doubles of shared memory for n (without W and Z), in the order carve() lays them out.
+__host__ __device__ inline int64_t smem_doubles(int n, int tiles, bool wantz) {
+  return round_up(32 + 5 * n + 1, 2) + scratch_doubles(n, tiles, wantz);
 }
 
-__device__ Smem carve(double* base, int n, int tiles, bool w_shared, bool z_shared) {
+__device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared, bool z_shared) {
   Smem s;
   double* p = base;
   s.red = p; p += 32;
@@ -108,15 +127,17 @@ __device__ Smem carve(double* base, int n, int tiles, bool w_shared, bool z_shar
   s.er = p; p += n;
   s.ph = p; p += n;
   s.tau = reinterpret_cast<zc*>(p); p += 2 * n;
+  s.info = reinterpret_cast<int*>(p);
+  p = base + round_up(32 + 5 * n + 1, 2);  // the scratch region 16-byte aligned: V is read as double2
+  double* scratch = p;
+  s.apply = reinterpret_cast<zc*>(p);
   s.va = reinterpret_cast<zc*>(p); p += 2 * n;
   s.vb = reinterpret_cast<zc*>(p); p += 2 * n;
   s.wv = reinterpret_cast<zc*>(p); p += 2 * n;
   const int yp = n > kThreads ? n : kThreads;
   s.ypart = reinterpret_cast<zc*>(p); p += 2 * yp;
-  s.info = reinterpret_cast<int*>(p);
-  p += 1;
   s.tiles = p;
-  p += tiles;
+  p = scratch + scratch_doubles(n, tiles, wantz);
   s.w = w_shared ? reinterpret_cast<zc*>(p) : nullptr;
   if (w_shared) p += 2 * (int64_t)n * n;
   s.z = z_shared ? p : nullptr;
@@ -136,7 +157,7 @@ struct Args {
   double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
   double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints)
   int tiles;   // jobz V: shared doubles for the merge products' tiles (tiles_doubles)
-  int phases;  // 4: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: results incomplete)
+  int phases;  // 3: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: 1 reduction, 2 + D&C)
 };
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
@@ -238,37 +259,7 @@ __device__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, in
   __syncthreads();
 }
 
-// ---- phase 2: Q in place (zungtr, uplo L) ---------------------------------------------------------
-
-// Reflector i (i = 1..n-1) is v = (1, W(i+2:n, i)) on rows i+1..n with tau[i]. zung2r on the
-// (n-1) x (n-1) trailing block, reading reflector i from column i while column i+1 receives Q's.
-__device__ void form_q(const Smem& s, Mat1<zc> W, int n) {
-  const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
-  zc* v = s.vb - 1;
-  for (int i = n - 1; i >= 1; --i) {
-    const zc ti = s.tau[i - 1];
-    for (int r = i + 1 + tid; r <= n; r += T) v[r] = r == i + 1 ? zc{1.0, 0.0} : W(r, i);
-    __syncthreads();
-    // H(i) applied from the left to W(i+1:n, i+2:n): one warp per column.
-    for (int c = i + 2 + warp; c <= n; c += nw) {
-      double sr = 0.0, si = 0.0;
-      for (int r = i + 1 + lane; r <= n; r += 32) {
-        const zc x = core::conj(v[r]) * W(r, c);
-        sr += x.re;
-        si += x.im;
-      }
-      const zc sc = ti * zc{warp_sum(sr), warp_sum(si)};
-      for (int r = i + 1 + lane; r <= n; r += 32) W(r, c) = W(r, c) - v[r] * sc;
-    }
-    for (int r = 1 + tid; r <= n; r += T)
-      W(r, i + 1) = r <= i ? zc{0.0, 0.0} : r == i + 1 ? zc{1.0 - ti.re, -ti.im} : (-1.0) * (ti * v[r]);
-    __syncthreads();
-  }
-  for (int r = 1 + tid; r <= n; r += T) W(r, 1) = zc{r == 1 ? 1.0 : 0.0, 0.0};
-  __syncthreads();
-}
-
-// ---- phase 3 (jobz V): divide and conquer over the block's warps -------------------------------------
+// ---- phase 2 (jobz V): divide and conquer over the block's warps -------------------------------------
 
 // A merge's product B = Q(lo.., ck) U for a group of S = 32 g threads: 64 x S/4 tiles of B, each
 // thread 4 x 4 entries (rows ty + 16 a, columns tx + S/16 b), Q's and U's next kTileK terms staged
@@ -360,40 +351,126 @@ __device__ int divide_and_conquer(const BlockTeam& t, const Smem& s, Mat1<double
   return info;
 }
 
-// ---- phase 4: X = Q diag(ph) Z into A ------------------------------------------------------------------
+// ---- phase 3 (jobz V): X = Q D Z into A (zunmtr: side L, trans N, uplo L) -----------------------------
 
-__device__ void back_transform(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<zc> A, int n) {
-  const int tid = threadIdx.x, T = blockDim.x;
-  const int RS = T < round_up(n, 32) ? T : round_up(n, 32), G = T / RS;
-  const int rs = tid % RS, g = tid / RS;
-  if (g >= G) return;
-  const int chunks = (n + kGemmCols - 1) / kGemmCols;
-  for (int r = 1 + rs; r <= n; r += RS)
-    for (int q = g; q < chunks; q += G) {
-      int pc[kGemmCols];
+// y = V^H x summed over the warp's lanes, then u = T y: every lane gets every u (lane j < NB forms
+// u_j = sum_{k >= j} T(j, k) y_k, then each u_j is broadcast from its lane).
+__device__ __forceinline__ void warp_t_times(double (&yr)[kApplyNb], double (&yi)[kApplyNb], const zc* Ts, int lane) {
+  constexpr int NB = kApplyNb;
+  double ur = 0.0, ui = 0.0;
+  const int jl = lane % NB;
 #pragma unroll
-      for (int j = 0; j < kGemmCols; ++j) {
-        const int c = q * kGemmCols + j + 1;
-        pc[j] = c <= n ? c : n;
-      }
-      double ar[kGemmCols] = {}, ai[kGemmCols] = {};
-      for (int k = 1; k <= n; ++k) {
-        const zc wq = W(r, k);
-        const double p = s.ph[k - 1];
-        const double qr = p * wq.re, qi = p * wq.im;
+  for (int k = 0; k < NB; ++k) {
+    const double a = warp_sum(yr[k]), b = warp_sum(yi[k]);
+    if (k >= jl) {
+      const zc tk = Ts[jl + k * NB];
+      ur += tk.re * a - tk.im * b;
+      ui += tk.re * b + tk.im * a;
+    }
+  }
 #pragma unroll
-        for (int j = 0; j < kGemmCols; ++j) {
-          const double zz = z(k, pc[j]);
-          ar[j] += qr * zz;
-          ai[j] += qi * zz;
-        }
-      }
+  for (int j = 0; j < NB; ++j) {
+    yr[j] = __shfl_sync(0xffffffffu, ur, j);
+    yi[j] = __shfl_sync(0xffffffffu, ui, j);
+  }
+}
+
+// One warp applies I - V T V^H to column xc (rows i0+1..n, m of them), lanes on rows: y = V^H x,
+// u = T y, x -= V u. Each lane issues kApplyRows loads of the column before using them.
+__device__ __forceinline__ void apply_column(const double2* V2, const zc* Ts, zc* xc, int m, int lane) {
+  constexpr int NB = kApplyNb, RU = kApplyRows;
+  double yr[NB], yi[NB];
 #pragma unroll
-      for (int j = 0; j < kGemmCols; ++j) {
-        const int c = q * kGemmCols + j + 1;
-        if (c <= n) A(r, c) = zc{ar[j], ai[j]};
+  for (int j = 0; j < NB; ++j) yr[j] = yi[j] = 0.0;
+  for (int rb = lane; rb < m; rb += 32 * RU) {
+    zc x[RU];
+#pragma unroll
+    for (int u = 0; u < RU; ++u) x[u] = rb + 32 * u < m ? xc[rb + 32 * u] : zc{0.0, 0.0};
+#pragma unroll
+    for (int u = 0; u < RU; ++u) {
+      if (rb + 32 * u >= m) break;
+#pragma unroll
+      for (int j = 0; j < NB; ++j) {  // conj(v) x
+        const double2 v = V2[rb + 32 * u + j * m];
+        yr[j] += v.x * x[u].re + v.y * x[u].im;
+        yi[j] += v.x * x[u].im - v.y * x[u].re;
       }
     }
+  }
+  warp_t_times(yr, yi, Ts, lane);
+  for (int rb = lane; rb < m; rb += 32 * RU) {
+    zc x[RU];
+#pragma unroll
+    for (int u = 0; u < RU; ++u) x[u] = rb + 32 * u < m ? xc[rb + 32 * u] : zc{0.0, 0.0};
+#pragma unroll
+    for (int u = 0; u < RU; ++u) {
+      const int rr = rb + 32 * u;
+      if (rr >= m) break;
+#pragma unroll
+      for (int j = 0; j < NB; ++j) {  // x -= v u
+        const double2 v = V2[rr + j * m];
+        x[u].re -= v.x * yr[j] - v.y * yi[j];
+        x[u].im -= v.x * yi[j] + v.y * yr[j];
+      }
+      xc[rr] = x[u];
+    }
+  }
+}
+
+// Reflector i (i = 1..n-1) is H(i) = I - tau_i v v^H with v = (1, W(i+2:n, i)) on rows i+1..n, and
+// Q = H(1) H(2) ... H(n-1). X starts as D Z (D = diag(ph)); passes from the last reflectors to the
+// first apply H(i0) ... H(i1) = I - V T V^H (T upper triangular: zlarft, forward, columnwise).
+__device__ __noinline__ void apply_q(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<zc> X, int n) {
+  const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
+  constexpr int NB = kApplyNb;
+  for (int c = 1 + warp; c <= n; c += nw)
+    for (int r = 1 + lane; r <= n; r += 32) X(r, c) = zc{s.ph[r - 1] * z(r, c), 0.0};
+  zc* Vs = s.apply;           // m x NB: V(rr, j) at Vs[rr + j * m], row i0 + 1 + rr
+  zc* Ts = s.apply + (n - 1) * NB;  // T(j, k) at Ts[j + k * NB]
+  for (int i1 = n - 1; i1 >= 1; i1 -= NB) {
+    const int i0 = i1 - NB + 1 > 1 ? i1 - NB + 1 : 1, nb = i1 - i0 + 1, m = n - i0;
+    __syncthreads();  // the previous pass is done with Vs and Ts, and its X is written
+    // V with its zeros and unit diagonal explicit; columns nb..NB-1 (a short first pass) zero.
+    for (int x = tid; x < m * NB; x += T) {
+      const int j = x / m, rr = x - j * m, r = i0 + 1 + rr, i = i0 + j;
+      Vs[x] = (j >= nb || r < i + 1) ? zc{0.0, 0.0} : r == i + 1 ? zc{1.0, 0.0} : W(r, i);
+    }
+    __syncthreads();
+    // T's strictly upper part before the triangular product: T(k, j) = -tau_j V(:, k)^H v_j,
+    // one warp per pair k < j (v_j is zero above row j).
+    for (int p = warp; p < NB * NB; p += nw) {
+      const int k = p % NB, j = p / NB;
+      if (k > j) continue;
+      const zc tj = j < nb ? s.tau[i0 + j - 1] : zc{0.0, 0.0};
+      if (k == j) {
+        if (lane == 0) Ts[k + j * NB] = tj;
+        continue;
+      }
+      double sr = 0.0, si = 0.0;
+      for (int rr = j + lane; rr < m; rr += 32) {
+        const zc x = core::conj(Vs[rr + k * m]) * Vs[rr + j * m];
+        sr += x.re;
+        si += x.im;
+      }
+      const zc dot{warp_sum(sr), warp_sum(si)};
+      if (lane == 0) Ts[k + j * NB] = (-1.0) * (tj * dot);
+    }
+    for (int x = tid; x < NB * NB; x += T)
+      if (x % NB > x / NB) Ts[x] = zc{0.0, 0.0};
+    __syncthreads();
+    // T(0:j-1, j) = T(0:j-1, 0:j-1) T(0:j-1, j), column by column (zlarft's ztrmv).
+    if (tid == 0)
+      for (int j = 1; j < NB; ++j)
+        for (int k = 0; k < j; ++k) {
+          zc acc{0.0, 0.0};
+          for (int l = k; l < j; ++l) acc = acc + Ts[k + l * NB] * Ts[l + j * NB];
+          Ts[k + j * NB] = acc;
+        }
+    __syncthreads();
+    // X(i0+1:n, c) -= V (T (V^H X(i0+1:n, c))): one warp per column (X's rows are contiguous).
+    const double2* V2 = reinterpret_cast<const double2*>(Vs);
+    for (int c = 1 + warp; c <= n; c += nw) apply_column(V2, Ts, &X(i0 + 1, c), m, lane);
+  }
 }
 
 // ---- the kernel ------------------------------------------------------------------------------------
@@ -402,7 +479,7 @@ template <int kT>
 __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
-  const Smem s = carve(smem, n, a.tiles, a.Wg == nullptr, a.wantz && a.Zg == nullptr);
+  const Smem s = carve(smem, n, a.tiles, a.wantz, a.Wg == nullptr, a.wantz && a.Zg == nullptr);
   const BlockTeam t{s.red};
   const int64_t b = blockIdx.x;
   Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
@@ -451,15 +528,10 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     // Values only: bisection, one eigenvalue per thread (core/bisect.hpp), into ph's space.
     core::bisect_all(t, n, d, er, Vec1<double>{s.ph, 1});
   } else {
-    form_q(s, W, n);
-    if (a.phases <= 2) {
-      if (tid == 0) a.info[b] = 0;
-      return;
-    }
     Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
     double* dw = a.dc + b * dc_doubles(n);
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
-    if (a.phases >= 4) back_transform(s, W, z, A, n);
+    if (a.phases >= 3) apply_q(s, W, z, A, n);
   }
   // Eigenvalues, unscaled (only the converged ones when info > 0, as zheev).
   const int imax = info == 0 ? n : info - 1;
@@ -508,7 +580,7 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
   const int T = n <= kSmallN ? kThreadsSmall : kThreads;
   const int per_sm = T == kThreadsSmall ? 4 : 2;
   const int tiles = wantz ? tiles_doubles(n, T / 32) : 0;
-  const size_t base = sizeof(double) * ((size_t)smem_doubles(n) + tiles);
+  const size_t base = sizeof(double) * (size_t)smem_doubles(n, tiles, wantz);
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
   const bool w_shared = base + wbytes + (wantz ? zbytes : 0) <= fit;
@@ -527,7 +599,7 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
   chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
   static const int phases = [] {
     const char* e = std::getenv("SGPU_HEEV_PHASES");
-    return e ? std::max(1, std::min(4, std::atoi(e))) : 4;
+    return e ? std::max(1, std::min(3, std::atoi(e))) : 3;
   }();
 
   // The cached workspace when the context is free; a private one when another call holds it.

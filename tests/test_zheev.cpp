@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   Harness h("test_zheev", argc, argv);
   std::vector<int> sizes = h.quick ? std::vector<int>{0, 1, 2, 3, 5, 8}
                                    : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33,
-                                                      48, 64, 100, 128, 200, 256, 512};
+                                                      48, 64, 100, 128, 200, 256, 512, 600};
   if (!h.sizes.empty()) sizes = h.sizes;
   double worst_res = 0, worst_orth = 0, worst_ev = 0;
   for (int n : sizes) {
