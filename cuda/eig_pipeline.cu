@@ -32,16 +32,38 @@ namespace {
 using eig_smem::Job;
 
 constexpr int kStreams = 3;
-// Input bytes per piece: 32 MB unless SGPU_EIG_PIECE_BYTES says otherwise (the tests set it
-// small so that their batches are cut; the benchmark sweeps it). Chosen by measurement:
-// docs/performance.md, "dhseqr/dgeev from host memory".
-int64_t piece_bytes() {
+// Matrices per piece. Default: 12 MB of input, but at least 10 000 matrices while that stays within
+// 32 MB. Small pieces pipeline better when the kernel is short, large ones keep the host's
+// staging of pageable memory ahead once it is long. Values, 500 000 matrices, pinned / pageable
+// ms by piece (H100, 2026-11-22; docs/performance.md, "dhseqr/dgeev from host memory: piece size"):
+//   n = 5:  8 MB 3.34 / 5.19, 12 MB 3.50 / 4.60, 32 MB 4.85 / 6.01
+//   n = 10: 8 MB 20.2 / 25.1, 12 MB 18.8 / 20.6, 32 MB 21.9 / 23.0
+//   n = 15: 12 MB 57.1 / 64.4, 16 MB 57.0 / 58.5, 24 MB 57.4 / 58.3
+//   n = 20: 12 MB 130 / 138, 16 MB 129.5 / 131.1, 32 MB 129.8 / 130.8
+// SGPU_EIG_PIECE_BYTES sets the bytes exactly (the tests set it small so that their batches are
+// cut; the benchmark sweeps it).
+constexpr int64_t kPieceBytes = int64_t(12) << 20;
+constexpr int64_t kPieceMinMatrices = 10000;
+constexpr int64_t kPieceMaxBytes = int64_t(32) << 20;
+
+int64_t piece_bytes_forced() {
   static const int64_t v = [] {
     const char* e = std::getenv("SGPU_EIG_PIECE_BYTES");
     const long long x = e ? std::atoll(e) : 0;
-    return x >= 64 ? (int64_t)x : int64_t(32) << 20;
+    return x >= 64 ? (int64_t)x : int64_t(0);
   }();
   return v;
+}
+
+int64_t piece_matrices(int64_t batch, int64_t mat_bytes) {
+  mat_bytes = std::max<int64_t>(mat_bytes, 1);
+  int64_t per;
+  if (const int64_t forced = piece_bytes_forced()) {
+    per = forced / mat_bytes;
+  } else {
+    per = std::max(kPieceBytes / mat_bytes, std::min(kPieceMinMatrices, kPieceMaxBytes / mat_bytes));
+  }
+  return std::max<int64_t>(1, std::min(batch, per));
 }
 
 bool register_pageable() {
@@ -235,7 +257,7 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
   cudaStream_t ctx_stream = static_cast<cudaStream_t>(ctx->stream);
   const int threads = ctx->nthreads;
   const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double);
-  const int64_t per = std::max<int64_t>(1, std::min<int64_t>(j.batch, piece_bytes() / std::max<int64_t>(mat_bytes, 1)));
+  const int64_t per = piece_matrices(j.batch, mat_bytes);
   const int64_t pieces = (j.batch + per - 1) / per;
   int err = 0;
   // Pageable operands: pinned staging, or (SGPU_EIG_PAGEABLE=register) the caller's pages pinned.
