@@ -1,10 +1,11 @@
 // zheev on the GPU for medium n: one thread block per matrix (seed 002's assignment), in three
 // phases inside one kernel.
-//   1. Householder tridiagonalization (zhetd2, uplo L) of a full Hermitian working copy W (in
-//      shared memory when it fits, else a global workspace), in the fused form: one pass over the
-//      trailing matrix per step both applies the previous step's rank-2 update and accumulates this
-//      step's product y = A v, so each step reads and writes the trailing matrix once (threads own
-//      rows: every access coalesced).
+//   1. Householder tridiagonalization (zhetd2, uplo L) of the lower triangle of a Hermitian working
+//      copy W (in shared memory when it fits, else a global workspace), in the fused form: one pass
+//      over the trailing lower triangle per step both applies the previous step's rank-2 update and
+//      accumulates this step's product y = A v from both triangles (each element's row part in its
+//      lane, its column part by a warp sum), so each step reads and writes half the trailing matrix
+//      once (lanes own rows: every access coalesced).
 //   2. The real symmetric tridiagonal (phase-scaled as seed 002 §3). jobz V: divide and conquer
 //      (compat/core/stedc.hpp, the CPU's code): the leaves' QL/QR one warp each, side by side; then
 //      level by level the merges side by side, each on a group of warps (roots, vectors and the
@@ -69,7 +70,7 @@ constexpr int kTileRows = 64;
 constexpr int kTileK = 8;
 
 // Shared memory of one block, carved from the dynamic allocation. The scratch region (from va on)
-// holds phase 1's vectors and phase 2's tiles; phase 3's V and T overlay all of it.
+// holds phase 1's vectors, then phase 2's tiles, then phase 3's V and T, each overlaying the last.
 struct Smem {
   double *red, *d, *er, *ph;
   zc* tau;
@@ -105,13 +106,19 @@ __host__ __device__ inline int tiles_doubles(int n, int nw) {
   return most;
 }
 
-// Doubles of phase 1's vectors (va, vb, wv, ypart: ypart sized for either block size).
-__host__ __device__ inline int64_t vectors_doubles(int n) { return 6 * (int64_t)n + 2 * (int64_t)(n > kThreads ? n : kThreads); }
+// Phase 1's pass: its warps as NR row groups x NC column groups (pass_row_groups gives NR). Each
+// group keeps one n-vector of partial sums in shared memory, NR + NC of them in all (6 for 8 warps,
+// 4 for 4; 8 x 1 would take 9).
+__host__ __device__ inline int pass_row_groups(int nw) { return nw >= 2 ? 2 : 1; }
+constexpr int kPassSlices = 2 + kThreads / 32 / 2;  // NR + NC for the largest block
+// Doubles of phase 1's vectors (va, vb, wv, then the pass's partial sums).
+__host__ __device__ inline int64_t vectors_doubles(int n) { return (6 + 2 * kPassSlices) * (int64_t)n; }
 // Doubles of phase 3's V and T.
 __host__ __device__ inline int64_t apply_doubles(int n) { return 2 * ((int64_t)n * kApplyNb + kApplyNb * kApplyNb); }
-// Doubles of the scratch region: phase 1's vectors then `tiles`, or phase 3's V and T.
+// Doubles of the scratch region: phase 1's vectors, phase 2's tiles or phase 3's V and T, each
+// overlaying the others (each phase ends with a block barrier, and none reads an earlier one's).
 __host__ __device__ inline int64_t scratch_doubles(int n, int tiles, bool wantz) {
-  const int64_t p12 = vectors_doubles(n) + tiles;
+  const int64_t p12 = vectors_doubles(n) > tiles ? vectors_doubles(n) : tiles;
   return wantz && apply_doubles(n) > p12 ? apply_doubles(n) : p12;
 }
 // Doubles of shared memory for n (without W and Z), in the order carve() lays them out.
@@ -134,9 +141,8 @@ __device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared,
   s.va = reinterpret_cast<zc*>(p); p += 2 * n;
   s.vb = reinterpret_cast<zc*>(p); p += 2 * n;
   s.wv = reinterpret_cast<zc*>(p); p += 2 * n;
-  const int yp = n > kThreads ? n : kThreads;
-  s.ypart = reinterpret_cast<zc*>(p); p += 2 * yp;
-  s.tiles = p;
+  s.ypart = reinterpret_cast<zc*>(p);
+  s.tiles = scratch;
   p = scratch + scratch_doubles(n, tiles, wantz);
   s.w = w_shared ? reinterpret_cast<zc*>(p) : nullptr;
   if (w_shared) p += 2 * (int64_t)n * n;
@@ -164,7 +170,7 @@ struct Args {
 
 // W (full Hermitian, n x n) -> d, |e|, tau, reflectors below the subdiagonal of W; e's signs go to
 // the phases ph (real +-1 here: zlarfg's beta is real).
-__device__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n) {
+__device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n) {
   const int tid = threadIdx.x, T = blockDim.x;
   zc* vp = s.va - 1;  // 1-based: pending update's v (rows k..n)
   zc* vk = s.vb - 1;  // this step's v (rows k+1..n)
@@ -185,57 +191,78 @@ __device__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, in
     zc tk;
     const double beta = core::zlarfg(t, m, W(k + 1, k), core::col(W, k + 2 <= n ? k + 2 : n, k), tk);
     for (int r = k + 1 + tid; r <= n; r += T) vk[r] = r == k + 1 ? zc{1.0, 0.0} : W(r, k);
+    {  // the column parts of (c) are sums: zero them
+      const int NR = pass_row_groups(T >> 5), NC = (T >> 5) / NR;
+      for (int x = tid; x < NR * m; x += T) s.ypart[NC * m + x] = zc{0.0, 0.0};
+    }
     if (tid == 0) {
       s.er[k - 1] = beta;  // signed here; split into |beta| and phases after the loop
       s.tau[k - 1] = tk;
     }
     __syncthreads();
-    // (c) One pass over the trailing matrix: A -= v w^H + w v^H (previous step), y += A v.
-    // Thread (rs, g) owns rows k+1+rs (+RS...) and columns k+1+g (+G...).
-    const int RS = T < round_up(m, 32) ? T : round_up(m, 32), G = T / RS;
-    const int rs = tid % RS, g = tid / RS;
-    if (g < G)
-      for (int r = k + 1 + rs; r <= n; r += RS) {
-        const zc vpr = vp[r], wpr = wp[r];
+    // (c) One pass over the trailing lower triangle (rows and columns k+1..n, r >= c): apply the
+    // previous step's update A -= v w^H + w v^H, and accumulate y = A v from both triangles of the
+    // Hermitian A: x = A(r, c) adds x v_c to y_r (the row part, a lane's own sum) and, below the
+    // diagonal, conj(x) v_r to y_c (the column part, a warp sum). Only the lower triangle is read
+    // and written: half the traffic of a full working copy, which bounds this pass (n >= 128: W is
+    // in global memory). Warp (gr, gc) takes block rows of 32 rows gr, gr + NR, ... with its lanes
+    // on rows, and in each the columns k+1+gc, +NC, ...
+    {
+      const int warp = tid >> 5, lane = tid & 31, nw = T >> 5;
+      const int NR = pass_row_groups(nw), NC = nw / NR, gr = warp % NR, gc = warp / NR;
+      zc* yrow = s.ypart;           // NC x m: row parts, one slice per column group
+      zc* ycol = s.ypart + NC * m;  // NR x m: column parts, one slice per row group
+      for (int r0 = k + 1 + 32 * gr; r0 <= n; r0 += 32 * NR) {
+        const int r = r0 + lane;
+        const bool live = r <= n;
+        const zc vpr = live ? vp[r] : zc{0.0, 0.0}, wpr = live ? wp[r] : zc{0.0, 0.0};
+        const zc vkr = live ? vk[r] : zc{0.0, 0.0};
+        const int cend = r0 + 31 < n ? r0 + 31 : n;
         zc acc{0.0, 0.0};
-        int c = k + 1 + g;
+        int c = k + 1 + gc;
         // kPassUnroll columns at a time: all loads issued before the stores (W may be in global
         // memory: the loads' latency is what this loop waits on).
-        for (; c + (kPassUnroll - 1) * G <= n; c += kPassUnroll * G) {
+        for (; c <= cend; c += kPassUnroll * NC) {
           zc a[kPassUnroll];
 #pragma unroll
-          for (int u = 0; u < kPassUnroll; ++u) a[u] = W(r, c + u * G);
+          for (int u = 0; u < kPassUnroll; ++u) {
+            const int cu = c + u * NC;
+            a[u] = live && cu <= cend && cu <= r ? W(r, cu) : zc{0.0, 0.0};
+          }
 #pragma unroll
           for (int u = 0; u < kPassUnroll; ++u) {
-            const int cu = c + u * G;
+            const int cu = c + u * NC;
+            if (cu > cend) break;  // uniform over the warp
             zc x = a[u] - (vpr * core::conj(wp[cu]) + wpr * core::conj(vp[cu]));
             if (r == cu) x.im = 0.0;
-            W(r, cu) = x;
-            acc = acc + x * vk[cu];
+            const bool in = live && cu <= r;
+            if (in) {
+              W(r, cu) = x;
+              acc = acc + x * vk[cu];
+            }
+            const zc p = live && cu < r ? core::conj(x) * vkr : zc{0.0, 0.0};
+            const double pr = warp_sum(p.re), pi = warp_sum(p.im);
+            if (lane == 0) ycol[gr * m + (cu - k - 1)] = ycol[gr * m + (cu - k - 1)] + zc{pr, pi};
           }
         }
-        for (; c <= n; c += G) {
-          zc x = W(r, c) - (vpr * core::conj(wp[c]) + wpr * core::conj(vp[c]));
-          if (r == c) x.im = 0.0;
-          W(r, c) = x;
-          acc = acc + x * vk[c];
-        }
-        s.ypart[g * m + (r - k - 1)] = acc;
+        if (live) yrow[gc * m + (r - k - 1)] = acc;
       }
-    __syncthreads();
-    // (d) y = tau A v; w = y - (tau/2)(y^H v) v becomes the pending update.
-    zc dot{0.0, 0.0};
-    for (int r = k + 1 + tid; r <= n; r += T) {
-      zc y{0.0, 0.0};
-      for (int q = 0; q < G; ++q) y = y + s.ypart[q * m + (r - k - 1)];
-      y = tk * y;
-      wp[r] = y;
-      dot = dot + core::conj(y) * vk[r];
+      __syncthreads();
+      // (d) y = tau A v; w = y - (tau/2)(y^H v) v becomes the pending update.
+      zc dot{0.0, 0.0};
+      for (int r = k + 1 + tid; r <= n; r += T) {
+        zc y{0.0, 0.0};
+        for (int q = 0; q < NC; ++q) y = y + yrow[q * m + (r - k - 1)];
+        for (int q = 0; q < NR; ++q) y = y + ycol[q * m + (r - k - 1)];
+        y = tk * y;
+        wp[r] = y;
+        dot = dot + core::conj(y) * vk[r];
+      }
+      dot.re = t.sum(dot.re);
+      dot.im = t.sum(dot.im);
+      const zc alph = (-0.5) * (tk * dot);
+      for (int r = k + 1 + tid; r <= n; r += T) wp[r] = wp[r] + alph * vk[r];
     }
-    dot.re = t.sum(dot.re);
-    dot.im = t.sum(dot.im);
-    const zc alph = (-0.5) * (tk * dot);
-    for (int r = k + 1 + tid; r <= n; r += T) wp[r] = wp[r] + alph * vk[r];
     zc* tmp = vp;
     vp = vk;
     vk = tmp;
@@ -486,8 +513,9 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   Mat1<zc> W{s.w ? s.w : a.Wg + b * (int64_t)n * n, 1, n};
   double* w = a.w + b * a.sW;
 
-  // Working copy: the referenced triangle mirrored into a full Hermitian matrix (the diagonal's
-  // imaginary parts are not referenced, as in LAPACK); NaN/Inf screen and max-abs norm.
+  // Working copy: the lower triangle of the Hermitian matrix (uplo U: the referenced triangle
+  // conjugated into it; the diagonal's imaginary parts are not referenced, as in LAPACK); NaN/Inf
+  // screen and max-abs norm. Nothing reads W's strict upper triangle.
   double bad = 0.0, anrm = 0.0;
   for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
     const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
@@ -496,8 +524,8 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     if (r == c) x.im = 0.0;
     if (!core::finite(x.re) || !core::finite(x.im)) bad = 1.0;
     anrm = core::dmax(anrm, core::zabs(x));
-    W(r, c) = x;
-    W(c, r) = core::conj(x);
+    if (a.lower) W(r, c) = x;
+    else W(c, r) = core::conj(x);
   }
   bad = t.max(bad);
   anrm = t.max(anrm);
@@ -512,8 +540,9 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   const double sigma = core::heev_scale(anrm);
   if (sigma != 1.0)
     for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
-      zc& x = W((int)(idx % n) + 1, (int)(idx / n) + 1);
-      x = sigma * x;
+      const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
+      if (r < c) continue;
+      W(r, c) = sigma * W(r, c);
     }
   // The first step has no pending update: its vectors are zero (an exact no-op).
   for (int i = tid; i < n; i += T) s.va[i] = s.wv[i] = zc{0.0, 0.0};
