@@ -11,7 +11,7 @@ namespace heev_block {
 // Orders it serves; below kMinN the warp path (eig_warp.cu) is used. Chosen by measurement:
 // docs/performance.md, "zheev on the GPU".
 constexpr int kMinN = 33;
-constexpr int kMaxN = 1024;  // its shared vectors (about 11 n doubles) fit the 227 KB of an H100 block
+constexpr int kMaxN = 1024;  // its shared vectors (about 23 n doubles) fit the 227 KB of an H100 block
 bool serves(int n);
 
 // Enqueues the whole batch on the context's stream (asynchronous; per-matrix info written on the
