@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 #include "../compat/core/bisect.hpp"
@@ -62,6 +63,7 @@ constexpr int kSmallN = 64;
 constexpr int kApplyNb = 8;
 constexpr int kApplyRows = 4;
 constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
+constexpr int kLowerPassMinN = 128;  // phase 1 on the lower triangle from this order (pass_lower)
 // Phase 2's merge products: tiled through shared memory from kTiledMinN rows (below it the core's
 // plain loop); a group of S threads computes 64 x S/4 tiles, 4 x 4 per thread, kTileK terms per
 // stage. The plain loop took 70% of the top merge at n = 512 (33 of 48 M cycles, probes at f88e7c9).
@@ -106,27 +108,30 @@ __host__ __device__ inline int tiles_doubles(int n, int nw) {
   return most;
 }
 
-// Phase 1's pass: its warps as NR row groups x NC column groups (pass_row_groups gives NR). Each
+// Phase 1's lower-storage pass: its warps as NR row groups x NC column groups (pass_row_groups gives NR). Each
 // group keeps one n-vector of partial sums in shared memory, NR + NC of them in all (6 for 8 warps,
 // 4 for 4; 8 x 1 would take 9).
 __host__ __device__ inline int pass_row_groups(int nw) { return nw >= 2 ? 2 : 1; }
-constexpr int kPassSlices = 2 + kThreads / 32 / 2;  // NR + NC for the largest block
 // Doubles of phase 1's vectors (va, vb, wv, then the pass's partial sums).
-__host__ __device__ inline int64_t vectors_doubles(int n) { return (6 + 2 * kPassSlices) * (int64_t)n; }
+// pass_full needs G x m <= T partial sums, pass_lower (NR + NC) x m.
+__host__ __device__ inline int64_t vectors_doubles(int n, int T, bool lower) {
+  const int nw = T / 32, slices = pass_row_groups(nw) + nw / pass_row_groups(nw);
+  return 6 * (int64_t)n + (lower ? 2 * (int64_t)slices * n : 2 * (int64_t)(n > T ? n : T));
+}
 // Doubles of phase 3's V and T.
 __host__ __device__ inline int64_t apply_doubles(int n) { return 2 * ((int64_t)n * kApplyNb + kApplyNb * kApplyNb); }
 // Doubles of the scratch region: phase 1's vectors, phase 2's tiles or phase 3's V and T, each
 // overlaying the others (each phase ends with a block barrier, and none reads an earlier one's).
-__host__ __device__ inline int64_t scratch_doubles(int n, int tiles, bool wantz) {
-  const int64_t p12 = vectors_doubles(n) > tiles ? vectors_doubles(n) : tiles;
+__host__ __device__ inline int64_t scratch_doubles(int n, int tiles, bool wantz, int T, bool lower) {
+  const int64_t v = vectors_doubles(n, T, lower), p12 = v > tiles ? v : tiles;
   return wantz && apply_doubles(n) > p12 ? apply_doubles(n) : p12;
 }
 // Doubles of shared memory for n (without W and Z), in the order carve() lays them out.
-__host__ __device__ inline int64_t smem_doubles(int n, int tiles, bool wantz) {
-  return round_up(32 + 5 * n + 1, 2) + scratch_doubles(n, tiles, wantz);
+__host__ __device__ inline int64_t smem_doubles(int n, int tiles, bool wantz, int T, bool lower) {
+  return round_up(32 + 5 * n + 1, 2) + scratch_doubles(n, tiles, wantz, T, lower);
 }
 
-__device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared, bool z_shared) {
+__device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared, bool z_shared, bool lower) {
   Smem s;
   double* p = base;
   s.red = p; p += 32;
@@ -143,7 +148,7 @@ __device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared,
   s.wv = reinterpret_cast<zc*>(p); p += 2 * n;
   s.ypart = reinterpret_cast<zc*>(p);
   s.tiles = scratch;
-  p = scratch + scratch_doubles(n, tiles, wantz);
+  p = scratch + scratch_doubles(n, tiles, wantz, (int)blockDim.x, lower);
   s.w = w_shared ? reinterpret_cast<zc*>(p) : nullptr;
   if (w_shared) p += 2 * (int64_t)n * n;
   s.z = z_shared ? p : nullptr;
@@ -163,14 +168,103 @@ struct Args {
   double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
   double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints)
   int tiles;   // jobz V: shared doubles for the merge products' tiles (tiles_doubles)
+  bool lower_pass;  // phase 1 on W's lower triangle (pass_lower), else on both (pass_full)
   int phases;  // 3: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: 1 reduction, 2 + D&C)
 };
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
 
-// W (full Hermitian, n x n) -> d, |e|, tau, reflectors below the subdiagonal of W; e's signs go to
-// the phases ph (real +-1 here: zlarfg's beta is real).
-__device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n) {
+// Phase 1's pass over the trailing matrix (rows and columns k+1..n) at step k: apply the previous
+// step's update A -= vp wp^H + wp vp^H and accumulate y = A v (v = vk) as partial sums in ypart,
+// slice q of row r at ypart[q * m + (r - k - 1)]. Returns the number of slices.
+//
+// Full storage (both triangles of W): thread (rs, g) owns rows k+1+rs (+RS...) and columns
+// k+1+g (+G...), each row's sum its own. Every element is read and written once per step.
+__device__ __forceinline__ int pass_full(Mat1<zc> W, int n, int k, const zc* vp, const zc* wp, const zc* vk,
+                                         zc* ypart) {
+  const int tid = threadIdx.x, T = blockDim.x, m = n - k;
+  const int RS = T < round_up(m, 32) ? T : round_up(m, 32), G = T / RS;
+  const int rs = tid % RS, g = tid / RS;
+  if (g < G)
+    for (int r = k + 1 + rs; r <= n; r += RS) {
+      const zc vpr = vp[r], wpr = wp[r];
+      zc acc{0.0, 0.0};
+      int c = k + 1 + g;
+      // kPassUnroll columns at a time: all loads issued before the stores (W may be in global
+      // memory: the loads' latency is what this loop waits on).
+      for (; c + (kPassUnroll - 1) * G <= n; c += kPassUnroll * G) {
+        zc a[kPassUnroll];
+#pragma unroll
+        for (int u = 0; u < kPassUnroll; ++u) a[u] = W(r, c + u * G);
+#pragma unroll
+        for (int u = 0; u < kPassUnroll; ++u) {
+          const int cu = c + u * G;
+          zc x = a[u] - (vpr * core::conj(wp[cu]) + wpr * core::conj(vp[cu]));
+          if (r == cu) x.im = 0.0;
+          W(r, cu) = x;
+          acc = acc + x * vk[cu];
+        }
+      }
+      for (; c <= n; c += G) {
+        zc x = W(r, c) - (vpr * core::conj(wp[c]) + wpr * core::conj(vp[c]));
+        if (r == c) x.im = 0.0;
+        W(r, c) = x;
+        acc = acc + x * vk[c];
+      }
+      ypart[g * m + (r - k - 1)] = acc;
+    }
+  return G;
+}
+
+// Lower storage (W's lower triangle only, r >= c): x = A(r, c) adds x v_c to y_r (the row part,
+// a lane's own sum) and, below the diagonal, conj(x) v_r to y_c (the column part, a warp sum).
+// Half the traffic of pass_full, for a pass that HBM bounds (W in global memory); the warp sums
+// make it slower where latency bounds the pass instead (see kLowerPassMinN). Warp (gr, gc) takes
+// block rows of 32 rows gr, gr + NR, ... with its lanes on rows, and in each the columns k+1+gc,
+// +NC, ... Slices: NC of row parts, then NR of column parts (zeroed by the caller).
+__device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp, const zc* wp, const zc* vk,
+                                          zc* ypart) {
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, nw = blockDim.x >> 5, m = n - k;
+  const int NR = pass_row_groups(nw), NC = nw / NR, gr = warp % NR, gc = warp / NR;
+  zc* yrow = ypart;           // NC x m: row parts, one slice per column group
+  zc* ycol = ypart + NC * m;  // NR x m: column parts, one slice per row group
+  for (int r0 = k + 1 + 32 * gr; r0 <= n; r0 += 32 * NR) {
+    const int r = r0 + lane;
+    const bool live = r <= n;
+    const zc vpr = live ? vp[r] : zc{0.0, 0.0}, wpr = live ? wp[r] : zc{0.0, 0.0};
+    const zc vkr = live ? vk[r] : zc{0.0, 0.0};
+    const int cend = r0 + 31 < n ? r0 + 31 : n;
+    zc acc{0.0, 0.0};
+    for (int c = k + 1 + gc; c <= cend; c += kPassUnroll * NC) {
+      zc a[kPassUnroll];
+#pragma unroll
+      for (int u = 0; u < kPassUnroll; ++u) {
+        const int cu = c + u * NC;
+        a[u] = live && cu <= cend && cu <= r ? W(r, cu) : zc{0.0, 0.0};
+      }
+#pragma unroll
+      for (int u = 0; u < kPassUnroll; ++u) {
+        const int cu = c + u * NC;
+        if (cu > cend) break;  // uniform over the warp
+        zc x = a[u] - (vpr * core::conj(wp[cu]) + wpr * core::conj(vp[cu]));
+        if (r == cu) x.im = 0.0;
+        if (live && cu <= r) {
+          W(r, cu) = x;
+          acc = acc + x * vk[cu];
+        }
+        const zc p = live && cu < r ? core::conj(x) * vkr : zc{0.0, 0.0};
+        const double pr = warp_sum(p.re), pi = warp_sum(p.im);
+        if (lane == 0) ycol[gr * m + (cu - k - 1)] = ycol[gr * m + (cu - k - 1)] + zc{pr, pi};
+      }
+    }
+    if (live) yrow[gc * m + (r - k - 1)] = acc;
+  }
+  return NC + NR;
+}
+
+// W (Hermitian, n x n; both triangles, or the lower one when `lower`) -> d, |e|, tau, reflectors
+// below the subdiagonal of W; e's signs go to the phases ph (real +-1 here: zlarfg's beta is real).
+__device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n, bool lower) {
   const int tid = threadIdx.x, T = blockDim.x;
   zc* vp = s.va - 1;  // 1-based: pending update's v (rows k..n)
   zc* vk = s.vb - 1;  // this step's v (rows k+1..n)
@@ -191,7 +285,7 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
     zc tk;
     const double beta = core::zlarfg(t, m, W(k + 1, k), core::col(W, k + 2 <= n ? k + 2 : n, k), tk);
     for (int r = k + 1 + tid; r <= n; r += T) vk[r] = r == k + 1 ? zc{1.0, 0.0} : W(r, k);
-    {  // the column parts of (c) are sums: zero them
+    if (lower) {  // pass_lower's column parts are sums: zero them
       const int NR = pass_row_groups(T >> 5), NC = (T >> 5) / NR;
       for (int x = tid; x < NR * m; x += T) s.ypart[NC * m + x] = zc{0.0, 0.0};
     }
@@ -200,69 +294,22 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
       s.tau[k - 1] = tk;
     }
     __syncthreads();
-    // (c) One pass over the trailing lower triangle (rows and columns k+1..n, r >= c): apply the
-    // previous step's update A -= v w^H + w v^H, and accumulate y = A v from both triangles of the
-    // Hermitian A: x = A(r, c) adds x v_c to y_r (the row part, a lane's own sum) and, below the
-    // diagonal, conj(x) v_r to y_c (the column part, a warp sum). Only the lower triangle is read
-    // and written: half the traffic of a full working copy, which bounds this pass (n >= 128: W is
-    // in global memory). Warp (gr, gc) takes block rows of 32 rows gr, gr + NR, ... with its lanes
-    // on rows, and in each the columns k+1+gc, +NC, ...
-    {
-      const int warp = tid >> 5, lane = tid & 31, nw = T >> 5;
-      const int NR = pass_row_groups(nw), NC = nw / NR, gr = warp % NR, gc = warp / NR;
-      zc* yrow = s.ypart;           // NC x m: row parts, one slice per column group
-      zc* ycol = s.ypart + NC * m;  // NR x m: column parts, one slice per row group
-      for (int r0 = k + 1 + 32 * gr; r0 <= n; r0 += 32 * NR) {
-        const int r = r0 + lane;
-        const bool live = r <= n;
-        const zc vpr = live ? vp[r] : zc{0.0, 0.0}, wpr = live ? wp[r] : zc{0.0, 0.0};
-        const zc vkr = live ? vk[r] : zc{0.0, 0.0};
-        const int cend = r0 + 31 < n ? r0 + 31 : n;
-        zc acc{0.0, 0.0};
-        int c = k + 1 + gc;
-        // kPassUnroll columns at a time: all loads issued before the stores (W may be in global
-        // memory: the loads' latency is what this loop waits on).
-        for (; c <= cend; c += kPassUnroll * NC) {
-          zc a[kPassUnroll];
-#pragma unroll
-          for (int u = 0; u < kPassUnroll; ++u) {
-            const int cu = c + u * NC;
-            a[u] = live && cu <= cend && cu <= r ? W(r, cu) : zc{0.0, 0.0};
-          }
-#pragma unroll
-          for (int u = 0; u < kPassUnroll; ++u) {
-            const int cu = c + u * NC;
-            if (cu > cend) break;  // uniform over the warp
-            zc x = a[u] - (vpr * core::conj(wp[cu]) + wpr * core::conj(vp[cu]));
-            if (r == cu) x.im = 0.0;
-            const bool in = live && cu <= r;
-            if (in) {
-              W(r, cu) = x;
-              acc = acc + x * vk[cu];
-            }
-            const zc p = live && cu < r ? core::conj(x) * vkr : zc{0.0, 0.0};
-            const double pr = warp_sum(p.re), pi = warp_sum(p.im);
-            if (lane == 0) ycol[gr * m + (cu - k - 1)] = ycol[gr * m + (cu - k - 1)] + zc{pr, pi};
-          }
-        }
-        if (live) yrow[gc * m + (r - k - 1)] = acc;
-      }
-      __syncthreads();
-      // (d) y = tau A v; w = y - (tau/2)(y^H v) v becomes the pending update.
-      zc dot{0.0, 0.0};
-      for (int r = k + 1 + tid; r <= n; r += T) {
-        zc y{0.0, 0.0};
-        for (int q = 0; q < NC; ++q) y = y + yrow[q * m + (r - k - 1)];
-        for (int q = 0; q < NR; ++q) y = y + ycol[q * m + (r - k - 1)];
-        y = tk * y;
-        wp[r] = y;
-        dot = dot + core::conj(y) * vk[r];
-      }
-      dot.re = t.sum(dot.re);
-      dot.im = t.sum(dot.im);
-      const zc alph = (-0.5) * (tk * dot);
-      for (int r = k + 1 + tid; r <= n; r += T) wp[r] = wp[r] + alph * vk[r];
+    // (c) One pass over the trailing matrix: A -= v w^H + w v^H (previous step), y += A v.
+    const int S = lower ? pass_lower(W, n, k, vp, wp, vk, s.ypart) : pass_full(W, n, k, vp, wp, vk, s.ypart);
+    __syncthreads();
+    // (d) y = tau A v; w = y - (tau/2)(y^H v) v becomes the pending update.
+    zc dot{0.0, 0.0};
+    for (int r = k + 1 + tid; r <= n; r += T) {
+      zc y{0.0, 0.0};
+      for (int q = 0; q < S; ++q) y = y + s.ypart[q * m + (r - k - 1)];
+      y = tk * y;
+      wp[r] = y;
+      dot = dot + core::conj(y) * vk[r];
     }
+    dot.re = t.sum(dot.re);
+    dot.im = t.sum(dot.im);
+    const zc alph = (-0.5) * (tk * dot);
+    for (int r = k + 1 + tid; r <= n; r += T) wp[r] = wp[r] + alph * vk[r];
     zc* tmp = vp;
     vp = vk;
     vk = tmp;
@@ -506,7 +553,7 @@ template <int kT>
 __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
-  const Smem s = carve(smem, n, a.tiles, a.wantz, a.Wg == nullptr, a.wantz && a.Zg == nullptr);
+  const Smem s = carve(smem, n, a.tiles, a.wantz, a.Wg == nullptr, a.wantz && a.Zg == nullptr, a.lower_pass);
   const BlockTeam t{s.red};
   const int64_t b = blockIdx.x;
   Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
@@ -514,8 +561,8 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   double* w = a.w + b * a.sW;
 
   // Working copy: the lower triangle of the Hermitian matrix (uplo U: the referenced triangle
-  // conjugated into it; the diagonal's imaginary parts are not referenced, as in LAPACK); NaN/Inf
-  // screen and max-abs norm. Nothing reads W's strict upper triangle.
+  // conjugated into it), and for pass_full its mirror image in the upper one; the diagonal's
+  // imaginary parts are not referenced, as in LAPACK. NaN/Inf screen and max-abs norm.
   double bad = 0.0, anrm = 0.0;
   for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
     const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
@@ -524,8 +571,8 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     if (r == c) x.im = 0.0;
     if (!core::finite(x.re) || !core::finite(x.im)) bad = 1.0;
     anrm = core::dmax(anrm, core::zabs(x));
-    if (a.lower) W(r, c) = x;
-    else W(c, r) = core::conj(x);
+    if (a.lower || !a.lower_pass) W(r, c) = x;
+    if (!a.lower || !a.lower_pass) W(c, r) = core::conj(x);
   }
   bad = t.max(bad);
   anrm = t.max(anrm);
@@ -541,14 +588,14 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   if (sigma != 1.0)
     for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
       const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
-      if (r < c) continue;
+      if (r < c && a.lower_pass) continue;
       W(r, c) = sigma * W(r, c);
     }
   // The first step has no pending update: its vectors are zero (an exact no-op).
   for (int i = tid; i < n; i += T) s.va[i] = s.wv[i] = zc{0.0, 0.0};
   __syncthreads();
 
-  tridiagonalize(t, s, W, n);
+  tridiagonalize(t, s, W, n, a.lower_pass);
   const Vec1<double> d{s.d, 1}, er{s.er, 1};
   int info = 0;
   if (a.phases <= 1) {
@@ -594,14 +641,28 @@ constexpr size_t kMaxWorkspaceBytes = size_t(2) << 30;  // one call's working co
 
 }  // namespace
 
-bool serves(int n) {
-  // SGPU_HEEV_BLOCK_MIN_N moves the threshold (benchmark hook: the block path against the team
-  // path at the orders where they meet).
-  static const int min_n = [] {
+// Phase 1's pass by order: pass_lower from kLowerPassMinN (measured, docs/performance.md: it halves
+// the HBM traffic that bounds n >= 256, and its warp sums cost more than they save at n = 64);
+// SGPU_HEEV_PASS=full|lower forces one (benchmark hook).
+static int lower_pass_min_n() {
+  static const int v = [] {
+    const char* e = std::getenv("SGPU_HEEV_PASS");
+    if (e && !std::strcmp(e, "full")) return kMaxN + 1;
+    if (e && !std::strcmp(e, "lower")) return 0;
+    return kLowerPassMinN;
+  }();
+  return v;
+}
+
+bool serves(int n, bool wantz) {
+  // SGPU_HEEV_BLOCK_MIN_N moves the threshold for both jobz (benchmark hook: the block path
+  // against the team path at the orders where they meet).
+  static const int forced = [] {
     const char* e = std::getenv("SGPU_HEEV_BLOCK_MIN_N");
     const int v = e ? std::atoi(e) : 0;
-    return v >= 2 && v <= kMaxN ? v : kMinN;
+    return v >= 2 && v <= kMaxN ? v : 0;
   }();
+  const int min_n = forced ? forced : wantz ? kMinNVectors : kMinN;
   return n >= min_n && n <= kMaxN;
 }
 
@@ -618,7 +679,8 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
   const int T = n <= kSmallN ? kThreadsSmall : kThreads;
   const int per_sm = T == kThreadsSmall ? 4 : 2;
   const int tiles = wantz ? tiles_doubles(n, T / 32) : 0;
-  const size_t base = sizeof(double) * (size_t)smem_doubles(n, tiles, wantz);
+  const bool lower_pass = n >= lower_pass_min_n();
+  const size_t base = sizeof(double) * (size_t)smem_doubles(n, tiles, wantz, T, lower_pass);
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
   const bool w_shared = base + wbytes + (wantz ? zbytes : 0) <= fit;
@@ -670,6 +732,7 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     args.dc = dcb ? reinterpret_cast<double*>(base_ws + (wg + zg) * (size_t)nb) : nullptr;
     args.phases = phases;
     args.tiles = tiles;
+    args.lower_pass = lower_pass;
     kernel<<<(unsigned)nb, T, shmem, st>>>(args);
     if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
   }
