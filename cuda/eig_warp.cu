@@ -226,7 +226,7 @@ int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int6
           int64_t strideW, int* info, int64_t batch) {
   const bool wantz = is(jobz, 'V');
   // Medium n: one block per matrix (heev_block.cu); small n: the warp path.
-  if (heev_block::serves(n, wantz))
+  if (heev_block::serves(n))
     return run(ctx, batch, 0, info, [&](int, int, cudaStream_t, double*, int64_t) {
       return heev_block::launch(ctx, wantz, is(uplo, 'L'), n, A, lda, strideA, w, strideW, info, batch);
     });

@@ -654,15 +654,14 @@ static int lower_pass_min_n() {
   return v;
 }
 
-bool serves(int n, bool wantz) {
-  // SGPU_HEEV_BLOCK_MIN_N moves the threshold for both jobz (benchmark hook: the block path
-  // against the team path at the orders where they meet).
-  static const int forced = [] {
+bool serves(int n) {
+  // SGPU_HEEV_BLOCK_MIN_N moves the threshold (benchmark hook: the block path against the team
+  // path at the orders where they meet).
+  static const int min_n = [] {
     const char* e = std::getenv("SGPU_HEEV_BLOCK_MIN_N");
     const int v = e ? std::atoi(e) : 0;
-    return v >= 2 && v <= kMaxN ? v : 0;
+    return v >= 2 && v <= kMaxN ? v : kMinN;
   }();
-  const int min_n = forced ? forced : wantz ? kMinNVectors : kMinN;
   return n >= min_n && n <= kMaxN;
 }
 

@@ -10,12 +10,12 @@ namespace heev_block {
 
 // Orders it serves; below kMinN the warp path (eig_warp.cu) is used. Chosen by measurement:
 // docs/performance.md, "zheev on the GPU".
+// At n = 32 the block path wins only small batches (jobz V, 3906 matrices: 5.0 against 7.3-7.7 ms,
+// the team path's 1953 warps underfill 132 SMs), the team path large ones (61035: 73.3 against
+// 86.7 ms); the benchmark's large batches decide (H100, docs/performance.md).
 constexpr int kMinN = 33;
-// jobz V from n = 32: the team path's n = 32 V takes 7.25-7.67 ms for 3906 matrices against 5.82-5.84
-// on the block path (n = 28: team 5.62, block 6.99; H100, docs/performance.md).
-constexpr int kMinNVectors = 32;
 constexpr int kMaxN = 1024;  // its shared vectors (about 23 n doubles) fit the 227 KB of an H100 block
-bool serves(int n, bool wantz);
+bool serves(int n);
 
 // Enqueues the whole batch on the context's stream (asynchronous; per-matrix info written on the
 // device). 0 or SGPU_ERR_*.
