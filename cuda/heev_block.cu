@@ -1,11 +1,12 @@
 // zheev on the GPU for medium n: one thread block per matrix (seed 002's assignment), in three
 // phases inside one kernel.
-//   1. Householder tridiagonalization (zhetd2, uplo L) of the lower triangle of a Hermitian working
-//      copy W (in shared memory when it fits, else a global workspace), in the fused form: one pass
-//      over the trailing lower triangle per step both applies the previous step's rank-2 update and
-//      accumulates this step's product y = A v from both triangles (each element's row part in its
-//      lane, its column part by a warp sum), so each step reads and writes half the trailing matrix
-//      once (lanes own rows: every access coalesced).
+//   1. Householder tridiagonalization (zhetd2, uplo L) of a Hermitian working copy W (in shared
+//      memory when it fits, else a global workspace), in the fused form: one pass over the trailing
+//      matrix per step both applies the previous step's rank-2 update and accumulates this step's
+//      product y = A v, so each step reads and writes the trailing matrix once (every access
+//      coalesced). From kLowerPassMinN W is only its lower triangle, and y comes from both
+//      triangles (each element's row part in its lane, its column part by a warp sum): half the
+//      traffic, which bounds those orders.
 //   2. The real symmetric tridiagonal (phase-scaled as seed 002 §3). jobz V: divide and conquer
 //      (compat/core/stedc.hpp, the CPU's code): the leaves' QL/QR one warp each, side by side; then
 //      level by level the merges side by side, each on a group of warps (roots, vectors and the
@@ -108,9 +109,9 @@ __host__ __device__ inline int tiles_doubles(int n, int nw) {
   return most;
 }
 
-// Phase 1's lower-storage pass: its warps as NR row groups x NC column groups (pass_row_groups gives NR). Each
-// group keeps one n-vector of partial sums in shared memory, NR + NC of them in all (6 for 8 warps,
-// 4 for 4; 8 x 1 would take 9).
+// Phase 1's lower-storage pass: its warps as NR row groups x NC column groups (pass_row_groups
+// gives NR). Each group keeps one n-vector of partial sums in shared memory, NR + NC of them in all
+// (6 for 8 warps, 4 for 4; 8 x 1 would take 9).
 __host__ __device__ inline int pass_row_groups(int nw) { return nw >= 2 ? 2 : 1; }
 // Doubles of phase 1's vectors (va, vb, wv, then the pass's partial sums).
 // pass_full needs G x m <= T partial sums, pass_lower (NR + NC) x m.
