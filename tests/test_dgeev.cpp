@@ -80,9 +80,8 @@ int main(int argc, char** argv) {
       const int64_t sA = (int64_t)lda * n + 5, sW = n + 3, sV = (int64_t)ldv * n + 7;
       std::vector<std::vector<double>> mats;
       for (int64_t b = 0; b < nb; ++b) mats.push_back(make_general(h, kind, n));
-      std::vector<std::vector<cd>> ref(nb);
-      std::vector<std::vector<double>> bnd(nb);
-      for (int64_t b = 0; b < nb; ++b) reference_eigenvalues(n, mats[b], ref[b], bnd[b]);
+      std::vector<RefSpectrum> ref(nb);
+      for (int64_t b = 0; b < nb; ++b) ref[b] = reference_eigenvalues(n, mats[b]);
 
       std::vector<double> wr0, wi0;  // eigenvalues of the (N, N) call
       for (auto& jb : jobs) {
@@ -108,7 +107,8 @@ int main(int argc, char** argv) {
         if (wl) h.expect(VL.gaps_changed() == 0 && VL.unwritten() == 0, "%s: VL gaps written or VL incomplete", c2);
         if (wv) h.expect(VR.gaps_changed() == 0 && VR.unwritten() == 0, "%s: VR gaps written or VR incomplete", c2);
         std::vector<double> wr_all(WR.buf), wi_all(WI.buf);
-        if (!wl && !wv) {
+        const bool first_job = !wl && !wv;  // the other jobs must repeat its eigenvalues bit for bit
+        if (first_job) {
           wr0 = wr_all;
           wi0 = wi_all;
         } else {
@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
               h.expect(i > 0 && wi[i - 1] == -wi[i], "%s: negative imaginary part first at %d", c2, i);
           std::vector<cd> ours(n);
           for (int i = 0; i < n; ++i) ours[i] = cd(wr[i], wi[i]);
-          double evr = match_eigenvalues(ours, ref[b], bnd[b]);
+          double evr = first_job ? match_eigenvalues(ours, ref[b]) : 0.0;
           worst_ev = std::max(worst_ev, evr);
           h.expect(evr <= 1.0, "%s: eigenvalues differ from LAPACKE beyond the bound (x%.3g)", c2, evr);
           if (wv) {
