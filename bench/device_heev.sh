@@ -17,6 +17,14 @@ for n in ${BREAKDOWN_N:-}; do
     SGPU_HEEV_PHASES=$p build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/heev_phases.txt"
+# Phase 3 of the block path, jobz V: cuBLAS against the block's own kernel (SGPU_HEEV_APPLY), for
+# the orders in APPLY_N (--small batch).
+for n in ${APPLY_N:-}; do
+  for m in block gemm; do
+    echo "SGPU_HEEV_APPLY=$m n=$n"
+    SGPU_HEEV_APPLY=$m build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
+  done
+done 2>&1 | tee "$out/heev_apply.txt"
 # Lanes per matrix of the small-n path (SGPU_HEEV_TEAM), for the orders in TEAM_N.
 for n in ${TEAM_N:-}; do
   for p in 4 8 16 32; do

@@ -33,6 +33,7 @@
 #include "../compat/core/reflect.hpp"
 #include "../compat/core/stedc.hpp"
 #include "../lib/internal.hpp"
+#include "cublas_dl.hpp"
 #include "heev_block.hpp"
 #include "team.cuh"
 
@@ -63,6 +64,10 @@ constexpr int kSmallN = 64;
 // columns with batched rows, spill registers (ptxas, sm_90).
 constexpr int kApplyNb = 8;
 constexpr int kApplyRows = 4;
+// Phase 3 by cuBLAS (apply_q_gemm) from kGemmApplyMinN, where W lives in global memory anyway:
+// kGemmNb reflectors per pass, each pass four batched ZGEMMs on the tensor cores.
+constexpr int kGemmNb = 32;
+constexpr int kGemmApplyMinN = 128;
 constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
 constexpr int kLowerPassMinN = 128;  // phase 1 on the lower triangle from this order (pass_lower)
 // Phase 2's merge products: tiled through shared memory from kTiledMinN rows (below it the core's
@@ -171,6 +176,7 @@ struct Args {
   int tiles;   // jobz V: shared doubles for the merge products' tiles (tiles_doubles)
   bool lower_pass;  // phase 1 on W's lower triangle (pass_lower), else on both (pass_full)
   int phases;  // 3: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: 1 reduction, 2 + D&C)
+  zc* tau_g;   // jobz V by cuBLAS: the block's tau (n per block) goes here and phase 3 only prepares
 };
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
@@ -548,6 +554,39 @@ __device__ __noinline__ void apply_q(const Smem& s, Mat1<zc> W, Mat1<double> z, 
   }
 }
 
+// Phase 3 by cuBLAS, the kernel's part: X = D Z into A, each pass's V made explicit in W where it
+// lies (zeros above the unit diagonal, rows i0+1.. of columns i0..i1, passes of kGemmNb from the
+// last reflector as apply_q_gemm takes them), and tau to global memory. W's diagonal and upper
+// part are free after phase 1 (d and e are in shared memory).
+__device__ __noinline__ void prepare_gemm_apply(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<zc> X, int n,
+                                                zc* tau_g) {
+  const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
+  for (int c = 1 + warp; c <= n; c += nw)
+    for (int r = 1 + lane; r <= n; r += 32) X(r, c) = zc{s.ph[r - 1] * z(r, c), 0.0};
+  for (int i = 1 + warp; i <= n - 1; i += nw) {
+    const int i1 = n - 1 - (n - 1 - i) / kGemmNb * kGemmNb, i0 = i1 - kGemmNb + 1 > 1 ? i1 - kGemmNb + 1 : 1;
+    for (int r = i0 + 1 + lane; r <= i + 1; r += 32) W(r, i) = r == i + 1 ? zc{1.0, 0.0} : zc{0.0, 0.0};
+  }
+  for (int i = tid; i < n - 1; i += T) tau_g[i] = s.tau[i];
+}
+
+// The pass's T from S = V^H V (k x k, ld kGemmNb) in place, as zlarft (forward, columnwise):
+// T(j, j) = tau_j, T(0:j-1, j) = -tau_j T(0:j-1, 0:j-1) S(0:j-1, j), zeros below. One warp per
+// matrix, lane i on row i.
+__global__ void __launch_bounds__(32) k_larft(zc* S, int64_t sS, const zc* tau_g, int n, int i0, int k) {
+  zc* t = S + blockIdx.x * sS;
+  const zc* tau = tau_g + blockIdx.x * (int64_t)n + (i0 - 1);
+  const int r = threadIdx.x;
+  for (int j = 0; j < k; ++j) {
+    zc acc{0.0, 0.0};
+    if (r < j)
+      for (int l = r; l < j; ++l) acc = acc + t[r + l * kGemmNb] * t[l + j * kGemmNb];
+    __syncwarp();
+    if (r < k) t[r + j * kGemmNb] = r < j ? (-1.0) * (tau[j] * acc) : r == j ? tau[j] : zc{0.0, 0.0};
+    __syncwarp();
+  }
+}
+
 // ---- the kernel ------------------------------------------------------------------------------------
 
 template <int kT>
@@ -608,7 +647,10 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
     double* dw = a.dc + b * dc_doubles(n);
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
-    if (a.phases >= 3) apply_q(s, W, z, A, n);
+    if (a.phases >= 3) {
+      if (a.tau_g) prepare_gemm_apply(s, W, z, A, n, a.tau_g + b * n);
+      else apply_q(s, W, z, A, n);
+    }
   }
   // Eigenvalues, unscaled (only the converged ones when info > 0, as zheev).
   const int imax = info == 0 ? n : info - 1;
@@ -621,8 +663,10 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
 struct Workspace {
   void* p = nullptr;
   size_t bytes = 0;
+  cublasHandle_t blas = nullptr;  // created on first use by phase 3's cuBLAS path
   ~Workspace() {
     if (p) cudaFree(p);
+    if (blas) cublas::api()->destroy(blas);
   }
   int reserve(size_t want) {
     if (want <= bytes) return 0;
@@ -639,6 +683,49 @@ struct Workspace {
 };
 
 constexpr size_t kMaxWorkspaceBytes = size_t(2) << 30;  // one call's working copies, at most
+
+// Phase 3 by cuBLAS for `cnt` matrices whose kernel ran with tau_g: X = Q X, Q = H(1) ... H(n-1),
+// in passes of kGemmNb reflectors from the last, each I - V T V^H as zunmqr's blocked form:
+// S = V^H V, T from S (k_larft), Y = V^H X, Y2 = T Y, X -= V Y2. V is W(i0+1:n, i0:i1) in place;
+// X is rows i0+1..n of the caller's A. S, Y, Y2: kGemmNb^2, kGemmNb n, kGemmNb n per matrix.
+int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int cnt, zc* A, int lda, int64_t sA, zc* Wg,
+                 const zc* tau_g, zc* S, zc* Y, zc* Y2) {
+  const cublas::Api* b = cublas::api();
+  const cuDoubleComplex one{1.0, 0.0}, zero{0.0, 0.0}, minus{-1.0, 0.0};
+  const long long sW = (long long)n * n, sS = (long long)kGemmNb * kGemmNb, sY = (long long)kGemmNb * n;
+  auto c = [](zc* p) { return reinterpret_cast<cuDoubleComplex*>(p); };
+  if (b->set_stream(h, st) != CUBLAS_STATUS_SUCCESS) return SGPU_ERR_DEVICE;
+  for (int i1 = n - 1; i1 >= 1; i1 -= kGemmNb) {
+    const int i0 = i1 - kGemmNb + 1 > 1 ? i1 - kGemmNb + 1 : 1, k = i1 - i0 + 1, m = n - i0;
+    cuDoubleComplex* V = c(Wg + i0 + (int64_t)(i0 - 1) * n);  // W(i0 + 1, i0), 1-based
+    cuDoubleComplex* X = c(A + i0);                          // X(i0 + 1, 1)
+    if (b->zgemm_strided_batched(h, CUBLAS_OP_C, CUBLAS_OP_N, k, k, m, &one, V, n, sW, V, n, sW, &zero, c(S),
+                                 kGemmNb, sS, cnt) != CUBLAS_STATUS_SUCCESS)
+      return SGPU_ERR_DEVICE;
+    k_larft<<<cnt, 32, 0, st>>>(S, sS, tau_g, n, i0, k);
+    if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+    if (b->zgemm_strided_batched(h, CUBLAS_OP_C, CUBLAS_OP_N, k, n, m, &one, V, n, sW, X, lda, sA, &zero, c(Y),
+                                 kGemmNb, sY, cnt) != CUBLAS_STATUS_SUCCESS ||
+        b->zgemm_strided_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, k, n, k, &one, c(S), kGemmNb, sS, c(Y), kGemmNb, sY,
+                                 &zero, c(Y2), kGemmNb, sY, cnt) != CUBLAS_STATUS_SUCCESS ||
+        b->zgemm_strided_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &minus, V, n, sW, c(Y2), kGemmNb, sY, &one, X,
+                                 lda, sA, cnt) != CUBLAS_STATUS_SUCCESS)
+      return SGPU_ERR_DEVICE;
+  }
+  return 0;
+}
+
+// Phase 3 by cuBLAS from this order (SGPU_HEEV_APPLY=gemm|block forces it on or off where W is
+// in global memory; benchmark hook).
+int gemm_apply_min_n() {
+  static const int v = [] {
+    const char* e = std::getenv("SGPU_HEEV_APPLY");
+    if (e && !std::strcmp(e, "gemm")) return 0;
+    if (e && !std::strcmp(e, "block")) return kMaxN + 1;
+    return kGemmApplyMinN;
+  }();
+  return v;
+}
 
 }  // namespace
 
@@ -692,15 +779,18 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE;
   }
-  const size_t wg = w_shared ? 0 : wbytes, zg = wantz && !z_shared ? zbytes : 0;
-  const size_t dcb = wantz ? sizeof(double) * (size_t)dc_doubles(n) : 0;
-  const size_t per = std::max<size_t>(wg + zg + dcb, 1);
-  int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(kMaxWorkspaceBytes / per)));
-  chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
   static const int phases = [] {
     const char* e = std::getenv("SGPU_HEEV_PHASES");
     return e ? std::max(1, std::min(3, std::atoi(e))) : 3;
   }();
+  const size_t wg = w_shared ? 0 : wbytes, zg = wantz && !z_shared ? zbytes : 0;
+  const size_t dcb = wantz ? sizeof(double) * (size_t)dc_doubles(n) : 0;
+  // Phase 3 by cuBLAS needs W in global memory (V is read in place) and the library present.
+  const bool gemm = wantz && !w_shared && phases >= 3 && n >= gemm_apply_min_n() && cublas::api();
+  const size_t gb = gemm ? sizeof(zc) * ((size_t)n + kGemmNb * kGemmNb + 2 * (size_t)kGemmNb * n) : 0;
+  const size_t per = std::max<size_t>(wg + zg + dcb + gb, 1);
+  int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(kMaxWorkspaceBytes / per)));
+  chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
 
   // The cached workspace when the context is free; a private one when another call holds it.
   std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
@@ -714,6 +804,10 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     if (ws->bytes < per * (size_t)chunk && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
   }
   if (int e = ws->reserve(per * (size_t)chunk)) return e;
+  if (gemm && !ws->blas && cublas::api()->create(&ws->blas) != CUBLAS_STATUS_SUCCESS) {
+    ws->blas = nullptr;
+    return SGPU_ERR_DEVICE;
+  }
   char* base_ws = static_cast<char*>(ws->p);
   for (int64_t b0 = 0; b0 < batch; b0 += chunk) {
     const int64_t nb = std::min(chunk, batch - b0);
@@ -733,8 +827,16 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     args.phases = phases;
     args.tiles = tiles;
     args.lower_pass = lower_pass;
+    char* gbase = base_ws + (wg + zg + dcb) * (size_t)nb;  // tau, S, Y, Y2 of the chunk's matrices
+    zc* tau_g = reinterpret_cast<zc*>(gbase);
+    zc* S = tau_g + (size_t)n * nb;
+    zc* Y = S + (size_t)kGemmNb * kGemmNb * nb;
+    zc* Y2 = Y + (size_t)kGemmNb * n * nb;
+    args.tau_g = gemm ? tau_g : nullptr;
     kernel<<<(unsigned)nb, T, shmem, st>>>(args);
     if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+    if (gemm)
+      if (int e = apply_q_gemm(ws->blas, st, n, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, Y, Y2)) return e;
   }
   // A private workspace is freed on return: wait for the kernels that use it.
   if (ws == &priv && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
