@@ -19,10 +19,13 @@ for n in ${BREAKDOWN_N:-}; do
 done 2>&1 | tee "$out/heev_phases.txt"
 # Phase 3 of the block path, jobz V: cuBLAS against the block's own kernel (SGPU_HEEV_APPLY), for
 # the orders in APPLY_N (--small batch).
+# GEMM_NB: the reflectors per cuBLAS pass to try (SGPU_HEEV_GEMM_NB; default the library's).
 for n in ${APPLY_N:-}; do
-  for m in block gemm; do
-    echo "SGPU_HEEV_APPLY=$m n=$n"
-    SGPU_HEEV_APPLY=$m build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
+  for m in block ${GEMM_NB:-gemm}; do
+    if [ $m = block ]; then env="SGPU_HEEV_APPLY=block"; elif [ $m = gemm ]; then env="SGPU_HEEV_APPLY=gemm";
+    else env="SGPU_HEEV_APPLY=gemm SGPU_HEEV_GEMM_NB=$m"; fi
+    echo "$env n=$n"
+    env $env build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/heev_apply.txt"
 # Lanes per matrix of the small-n path (SGPU_HEEV_TEAM), for the orders in TEAM_N.

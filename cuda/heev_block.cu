@@ -65,8 +65,10 @@ constexpr int kSmallN = 64;
 constexpr int kApplyNb = 8;
 constexpr int kApplyRows = 4;
 // Phase 3 by cuBLAS (apply_q_gemm) from kGemmApplyMinN, where W lives in global memory anyway:
-// kGemmNb reflectors per pass, each pass four batched ZGEMMs on the tensor cores.
+// kGemmNb reflectors per pass (at most kGemmMaxNb; SGPU_HEEV_GEMM_NB, a benchmark hook, sets it),
+// each pass four batched ZGEMMs on the tensor cores.
 constexpr int kGemmNb = 32;
+constexpr int kGemmMaxNb = 128;
 constexpr int kGemmApplyMinN = 128;
 constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
 constexpr int kLowerPassMinN = 128;  // phase 1 on the lower triangle from this order (pass_lower)
@@ -177,6 +179,7 @@ struct Args {
   bool lower_pass;  // phase 1 on W's lower triangle (pass_lower), else on both (pass_full)
   int phases;  // 3: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: 1 reduction, 2 + D&C)
   zc* tau_g;   // jobz V by cuBLAS: the block's tau (n per block) goes here and phase 3 only prepares
+  int gemm_nb;  // jobz V by cuBLAS: reflectors per pass
 };
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
@@ -559,31 +562,32 @@ __device__ __noinline__ void apply_q(const Smem& s, Mat1<zc> W, Mat1<double> z, 
 // last reflector as apply_q_gemm takes them), and tau to global memory. W's diagonal and upper
 // part are free after phase 1 (d and e are in shared memory).
 __device__ __noinline__ void prepare_gemm_apply(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<zc> X, int n,
-                                                zc* tau_g) {
+                                                zc* tau_g, int nbg) {
   const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
   for (int c = 1 + warp; c <= n; c += nw)
     for (int r = 1 + lane; r <= n; r += 32) X(r, c) = zc{s.ph[r - 1] * z(r, c), 0.0};
   for (int i = 1 + warp; i <= n - 1; i += nw) {
-    const int i1 = n - 1 - (n - 1 - i) / kGemmNb * kGemmNb, i0 = i1 - kGemmNb + 1 > 1 ? i1 - kGemmNb + 1 : 1;
+    const int i1 = n - 1 - (n - 1 - i) / nbg * nbg, i0 = i1 - nbg + 1 > 1 ? i1 - nbg + 1 : 1;
     for (int r = i0 + 1 + lane; r <= i + 1; r += 32) W(r, i) = r == i + 1 ? zc{1.0, 0.0} : zc{0.0, 0.0};
   }
   for (int i = tid; i < n - 1; i += T) tau_g[i] = s.tau[i];
 }
 
-// The pass's T from S = V^H V (k x k, ld kGemmNb) in place, as zlarft (forward, columnwise):
-// T(j, j) = tau_j, T(0:j-1, j) = -tau_j T(0:j-1, 0:j-1) S(0:j-1, j), zeros below. One warp per
-// matrix, lane i on row i.
-__global__ void __launch_bounds__(32) k_larft(zc* S, int64_t sS, const zc* tau_g, int n, int i0, int k) {
+// The pass's T from S = V^H V (k x k, ld nbg) in place, as zlarft (forward, columnwise):
+// T(j, j) = tau_j, T(0:j-1, j) = -tau_j T(0:j-1, 0:j-1) S(0:j-1, j), zeros below. One block of
+// nbg threads per matrix, thread i on row i.
+__global__ void __launch_bounds__(kGemmMaxNb) k_larft(zc* S, int64_t sS, int nbg, const zc* tau_g, int n, int i0,
+                                                      int k) {
   zc* t = S + blockIdx.x * sS;
   const zc* tau = tau_g + blockIdx.x * (int64_t)n + (i0 - 1);
   const int r = threadIdx.x;
   for (int j = 0; j < k; ++j) {
     zc acc{0.0, 0.0};
     if (r < j)
-      for (int l = r; l < j; ++l) acc = acc + t[r + l * kGemmNb] * t[l + j * kGemmNb];
-    __syncwarp();
-    if (r < k) t[r + j * kGemmNb] = r < j ? (-1.0) * (tau[j] * acc) : r == j ? tau[j] : zc{0.0, 0.0};
-    __syncwarp();
+      for (int l = r; l < j; ++l) acc = acc + t[r + l * nbg] * t[l + j * nbg];
+    __syncthreads();
+    if (r < k) t[r + j * nbg] = r < j ? (-1.0) * (tau[j] * acc) : r == j ? tau[j] : zc{0.0, 0.0};
+    __syncthreads();
   }
 }
 
@@ -648,7 +652,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     double* dw = a.dc + b * dc_doubles(n);
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
     if (a.phases >= 3) {
-      if (a.tau_g) prepare_gemm_apply(s, W, z, A, n, a.tau_g + b * n);
+      if (a.tau_g) prepare_gemm_apply(s, W, z, A, n, a.tau_g + b * n, a.gemm_nb);
       else apply_q(s, W, z, A, n);
     }
   }
@@ -685,30 +689,30 @@ struct Workspace {
 constexpr size_t kMaxWorkspaceBytes = size_t(2) << 30;  // one call's working copies, at most
 
 // Phase 3 by cuBLAS for `cnt` matrices whose kernel ran with tau_g: X = Q X, Q = H(1) ... H(n-1),
-// in passes of kGemmNb reflectors from the last, each I - V T V^H as zunmqr's blocked form:
+// in passes of nbg reflectors from the last, each I - V T V^H as zunmqr's blocked form:
 // S = V^H V, T from S (k_larft), Y = V^H X, Y2 = T Y, X -= V Y2. V is W(i0+1:n, i0:i1) in place;
-// X is rows i0+1..n of the caller's A. S, Y, Y2: kGemmNb^2, kGemmNb n, kGemmNb n per matrix.
-int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int cnt, zc* A, int lda, int64_t sA, zc* Wg,
+// X is rows i0+1..n of the caller's A. S, Y, Y2: nbg^2, nbg n, nbg n per matrix.
+int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int nbg, int cnt, zc* A, int lda, int64_t sA, zc* Wg,
                  const zc* tau_g, zc* S, zc* Y, zc* Y2) {
   const cublas::Api* b = cublas::api();
   const cuDoubleComplex one{1.0, 0.0}, zero{0.0, 0.0}, minus{-1.0, 0.0};
-  const long long sW = (long long)n * n, sS = (long long)kGemmNb * kGemmNb, sY = (long long)kGemmNb * n;
+  const long long sW = (long long)n * n, sS = (long long)nbg * nbg, sY = (long long)nbg * n;
   auto c = [](zc* p) { return reinterpret_cast<cuDoubleComplex*>(p); };
   if (b->set_stream(h, st) != CUBLAS_STATUS_SUCCESS) return SGPU_ERR_DEVICE;
-  for (int i1 = n - 1; i1 >= 1; i1 -= kGemmNb) {
-    const int i0 = i1 - kGemmNb + 1 > 1 ? i1 - kGemmNb + 1 : 1, k = i1 - i0 + 1, m = n - i0;
+  for (int i1 = n - 1; i1 >= 1; i1 -= nbg) {
+    const int i0 = i1 - nbg + 1 > 1 ? i1 - nbg + 1 : 1, k = i1 - i0 + 1, m = n - i0;
     cuDoubleComplex* V = c(Wg + i0 + (int64_t)(i0 - 1) * n);  // W(i0 + 1, i0), 1-based
     cuDoubleComplex* X = c(A + i0);                          // X(i0 + 1, 1)
     if (b->zgemm_strided_batched(h, CUBLAS_OP_C, CUBLAS_OP_N, k, k, m, &one, V, n, sW, V, n, sW, &zero, c(S),
-                                 kGemmNb, sS, cnt) != CUBLAS_STATUS_SUCCESS)
+                                 nbg, sS, cnt) != CUBLAS_STATUS_SUCCESS)
       return SGPU_ERR_DEVICE;
-    k_larft<<<cnt, 32, 0, st>>>(S, sS, tau_g, n, i0, k);
+    k_larft<<<cnt, nbg, 0, st>>>(S, sS, nbg, tau_g, n, i0, k);
     if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (b->zgemm_strided_batched(h, CUBLAS_OP_C, CUBLAS_OP_N, k, n, m, &one, V, n, sW, X, lda, sA, &zero, c(Y),
-                                 kGemmNb, sY, cnt) != CUBLAS_STATUS_SUCCESS ||
-        b->zgemm_strided_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, k, n, k, &one, c(S), kGemmNb, sS, c(Y), kGemmNb, sY,
-                                 &zero, c(Y2), kGemmNb, sY, cnt) != CUBLAS_STATUS_SUCCESS ||
-        b->zgemm_strided_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &minus, V, n, sW, c(Y2), kGemmNb, sY, &one, X,
+                                 nbg, sY, cnt) != CUBLAS_STATUS_SUCCESS ||
+        b->zgemm_strided_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, k, n, k, &one, c(S), nbg, sS, c(Y), nbg, sY,
+                                 &zero, c(Y2), nbg, sY, cnt) != CUBLAS_STATUS_SUCCESS ||
+        b->zgemm_strided_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &minus, V, n, sW, c(Y2), nbg, sY, &one, X,
                                  lda, sA, cnt) != CUBLAS_STATUS_SUCCESS)
       return SGPU_ERR_DEVICE;
   }
@@ -723,6 +727,14 @@ int gemm_apply_min_n() {
     if (e && !std::strcmp(e, "gemm")) return 0;
     if (e && !std::strcmp(e, "block")) return kMaxN + 1;
     return kGemmApplyMinN;
+  }();
+  return v;
+}
+int gemm_nb() {
+  static const int v = [] {
+    const char* e = std::getenv("SGPU_HEEV_GEMM_NB");
+    const int x = e ? std::atoi(e) : 0;
+    return x >= 1 && x <= kGemmMaxNb ? x : kGemmNb;
   }();
   return v;
 }
@@ -787,7 +799,8 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
   const size_t dcb = wantz ? sizeof(double) * (size_t)dc_doubles(n) : 0;
   // Phase 3 by cuBLAS needs W in global memory (V is read in place) and the library present.
   const bool gemm = wantz && !w_shared && phases >= 3 && n >= gemm_apply_min_n() && cublas::api();
-  const size_t gb = gemm ? sizeof(zc) * ((size_t)n + kGemmNb * kGemmNb + 2 * (size_t)kGemmNb * n) : 0;
+  const int nbg = gemm_nb();
+  const size_t gb = gemm ? sizeof(zc) * ((size_t)n + (size_t)nbg * nbg + 2 * (size_t)nbg * n) : 0;
   const size_t per = std::max<size_t>(wg + zg + dcb + gb, 1);
   int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(kMaxWorkspaceBytes / per)));
   chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
@@ -830,13 +843,14 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     char* gbase = base_ws + (wg + zg + dcb) * (size_t)nb;  // tau, S, Y, Y2 of the chunk's matrices
     zc* tau_g = reinterpret_cast<zc*>(gbase);
     zc* S = tau_g + (size_t)n * nb;
-    zc* Y = S + (size_t)kGemmNb * kGemmNb * nb;
-    zc* Y2 = Y + (size_t)kGemmNb * n * nb;
+    zc* Y = S + (size_t)nbg * nbg * nb;
+    zc* Y2 = Y + (size_t)nbg * n * nb;
     args.tau_g = gemm ? tau_g : nullptr;
+    args.gemm_nb = nbg;
     kernel<<<(unsigned)nb, T, shmem, st>>>(args);
     if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (gemm)
-      if (int e = apply_q_gemm(ws->blas, st, n, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, Y, Y2)) return e;
+      if (int e = apply_q_gemm(ws->blas, st, n, nbg, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, Y, Y2)) return e;
   }
   // A private workspace is freed on return: wait for the kernels that use it.
   if (ws == &priv && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
