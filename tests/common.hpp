@@ -446,8 +446,11 @@ inline double eig_backward_ratio(const RefSpectrum& r, cd lam) {
   if (fro == 0.0) return lam == 0.0 ? 0.0 : INFINITY;
   if (!std::isfinite(lam.real()) || !std::isfinite(lam.imag())) return INFINITY;
   const int e = -std::ilogb(fro);
-  std::vector<std::complex<double>> m((size_t)n * n);
-  for (size_t k = 0; k < m.size(); ++k) m[k] = std::ldexp(r.a[k], e);
+  // Padded: OpenBLAS's zgemv kernels (reached through zgesvd) read past the matrix's end,
+  // which valgrind reports as invalid reads (seen up to 3 elements past; padded by n + 16).
+  std::vector<std::complex<double>> m((size_t)n * n + n + 16);
+  for (size_t k = (size_t)n * n; k < m.size(); ++k) m[k] = 0.0;
+  for (size_t k = 0; k < r.a.size(); ++k) m[k] = std::ldexp(r.a[k], e);
   const cd ls(std::ldexp(lam.real(), e), std::ldexp(lam.imag(), e));
   for (int i = 0; i < n; ++i) m[i + (size_t)i * n] -= ls;
   std::vector<double> sv(n), superb(n);
