@@ -18,6 +18,8 @@
 //      the caller's A, and the reflectors are applied to it kApplyNb at a time in the blocked form
 //      I - V T V^H (zlarft), each pass reading and writing X once. Forming Q one reflector at a
 //      time streamed the trailing Q through memory n times and was 120 of 311 ms at 180 x 512.
+//      From kGemmApplyMinN (W in global memory) the kernel only prepares X, V and tau, and the
+//      passes run after it as batched ZGEMMs in cuBLAS (apply_q_gemm), 40 -> 11 ms at 180 x 512.
 // The scalar pieces (zlarfg, the QL/QR chains, the merges) are the core's; the matrix-level loops are laid out
 // for a block here. Per-matrix results never depend on other matrices: a NaN or a failed
 // iteration affects only its own block.
@@ -66,10 +68,13 @@ constexpr int kApplyNb = 8;
 constexpr int kApplyRows = 4;
 // Phase 3 by cuBLAS (apply_q_gemm) from kGemmApplyMinN, where W lives in global memory anyway:
 // kGemmNb reflectors per pass (at most kGemmMaxNb; SGPU_HEEV_GEMM_NB, a benchmark hook, sets it),
-// each pass four batched ZGEMMs on the tensor cores.
+// each pass four batched ZGEMMs on the tensor cores. Measured (H100, --small batches, jobz V, ms,
+// the block's own kernel against cuBLAS with 16 / 32 / 64 reflectors a pass): n = 100: 6.70 /
+// 6.21 6.04 6.05; 128: 4.93 / 4.44 4.35 4.39; 256: 23.42 / 20.17 19.19 18.96; 512: 144.2 / 122.6
+// 116.3 113.6 (64 and 32 within run-to-run spread there: 32 gave 114.9 in another run).
 constexpr int kGemmNb = 32;
 constexpr int kGemmMaxNb = 128;
-constexpr int kGemmApplyMinN = 128;
+constexpr int kGemmApplyMinN = 100;
 constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
 constexpr int kLowerPassMinN = 128;  // phase 1 on the lower triangle from this order (pass_lower)
 // Phase 2's merge products: tiled through shared memory from kTiledMinN rows (below it the core's
