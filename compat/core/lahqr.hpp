@@ -140,37 +140,39 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
         }
       }
       // Look for two consecutive small subdiagonal elements.
-      double v[3];
+      double u0 = 0.0, u1 = 0.0, u2 = 0.0;  // the bulge's reflector vector, in registers
       int m;
       for (m = i - 2; m >= l; --m) {
         double h21s = h(m + 1, m);
         s = fabs(h(m, m) - rt2r) + fabs(rt2i) + fabs(h21s);
         h21s = h(m + 1, m) / s;
-        v[0] = h21s * h(m, m + 1) + (h(m, m) - rt1r) * ((h(m, m) - rt2r) / s) - rt1i * (rt2i / s);
-        v[1] = h21s * (h(m, m) + h(m + 1, m + 1) - rt1r - rt2r);
-        v[2] = h21s * h(m + 2, m + 1);
-        s = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
-        v[0] /= s;
-        v[1] /= s;
-        v[2] /= s;
+        u0 = h21s * h(m, m + 1) + (h(m, m) - rt1r) * ((h(m, m) - rt2r) / s) - rt1i * (rt2i / s);
+        u1 = h21s * (h(m, m) + h(m + 1, m + 1) - rt1r - rt2r);
+        u2 = h21s * h(m + 2, m + 1);
+        s = fabs(u0) + fabs(u1) + fabs(u2);
+        u0 /= s;
+        u1 /= s;
+        u2 /= s;
         if (m == l) break;
-        double h00 = fabs(h(m, m - 1)) * (fabs(v[1]) + fabs(v[2]));
-        double h01 = ulp * fabs(v[0]) * (fabs(h(m - 1, m - 1)) + fabs(h(m, m)) + fabs(h(m + 1, m + 1)));
+        double h00 = fabs(h(m, m - 1)) * (fabs(u1) + fabs(u2));
+        double h01 = ulp * fabs(u0) * (fabs(h(m - 1, m - 1)) + fabs(h(m, m)) + fabs(h(m + 1, m + 1)));
         if (h00 <= h01) break;
       }
       // Double-shift QR step: create the bulge at m and chase it down to i.
       for (int k2 = m; k2 <= i - 1; ++k2) {
         const int nr = (3 < i - k2 + 1) ? 3 : i - k2 + 1;
         t.sync();
-        if (k2 > m)
-          for (int q = 0; q < nr; ++q) v[q] = h(k2 + q, k2 - 1);
+        if (k2 > m) {
+          u0 = h(k2, k2 - 1);
+          u1 = h(k2 + 1, k2 - 1);
+          if (nr == 3) u2 = h(k2 + 2, k2 - 1);
+        }
         double t1;
-        TeamOne one;
-        v[0] = larfg(one, nr, v[0], Vec<double>{v + 1, 1}, t1);
+        u0 = larfg3(nr, u0, u1, u2, t1);
         t.sync();
         if (t.leader()) {
           if (k2 > m) {
-            h(k2, k2 - 1) = v[0];
+            h(k2, k2 - 1) = u0;
             h(k2 + 1, k2 - 1) = 0.0;
             if (k2 < i - 1) h(k2 + 2, k2 - 1) = 0.0;
           } else if (m > l) {
@@ -178,10 +180,10 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
             h(k2, k2 - 1) *= (1.0 - t1);
           }
         }
-        const double v2 = v[1], t2 = t1 * v2;
+        const double v2 = u1, t2 = t1 * v2;
         const int kend = (k2 + 3 < i) ? k2 + 3 : i;
         if (nr == 3) {
-          const double v3 = v[2], t3 = t1 * v3;
+          const double v3 = u2, t3 = t1 * v3;
           for (int j = t.first(k2); j <= i2; j += t.step()) {
             double sum = h(k2, j) + v2 * h(k2 + 1, j) + v3 * h(k2 + 2, j);
             h(k2, j) -= sum * t1;

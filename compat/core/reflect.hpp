@@ -86,6 +86,32 @@ SGPU_HD double larfg(const Team& t, int n, double alpha, Vec<double> x, double& 
   return beta;
 }
 
+// larfg for n = 2 or 3 with the vector in registers (x2 unused for n = 2): the double-shift
+// bulge's reflector, on the serial path of every bulge step. In range (no square under- or
+// overflows) beta = -sign(sqrt(alpha^2 + |x|^2), alpha) takes one square root where larfg takes
+// three (nrm2's, and lapy2's with its division); the result differs from larfg's in the last bits
+// only (both are within an ulp or two of the exact beta). Out of range, larfg itself.
+SGPU_HD double larfg3(int n, double alpha, double& x1, double& x2, double& tau) {
+  tau = 0.0;
+  if (n <= 1) return alpha;
+  const double ssq = n == 3 ? x1 * x1 + x2 * x2 : x1 * x1;
+  const double s2 = alpha * alpha + ssq;
+  if (ssq >= kSsqMin && s2 <= kSsqMax) {
+    // |beta| >= sqrt(kSsqMin) = 1e-140, far above larfg's rescaling threshold safmin / eps.
+    const double beta = -sign(sqrt(s2), alpha);
+    tau = (beta - alpha) / beta;
+    const double inv = 1.0 / (alpha - beta);
+    x1 *= inv;
+    if (n == 3) x2 *= inv;
+    return beta;
+  }
+  double v[2] = {x1, n == 3 ? x2 : 0.0};
+  const double beta = larfg(TeamOne{}, n, alpha, Vec<double>{v, 1}, tau);
+  x1 = v[0];
+  if (n == 3) x2 = v[1];
+  return beta;
+}
+
 // Complex reflector H = I - tau v v^H, v = (1, x), H^H (alpha, x) = (beta, 0) with beta real (zlarfg).
 template <class Team>
 SGPU_HD double zlarfg(const Team& t, int n, zc alpha, Vec<zc> x, zc& tau) {
