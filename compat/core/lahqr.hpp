@@ -11,6 +11,54 @@
 namespace sgpu {
 namespace core {
 
+// dlahqr's test for a negligible subdiagonal H(k, k-1) (Ahues & Kressner's conservative criterion).
+template <class M>
+SGPU_HD bool negligible_subdiag(const M& h, int k, int ilo, int ihi, double smlnum, double ulp) {
+  const double hk = fabs(h(k, k - 1));
+  if (hk <= smlnum) return true;
+  double tst = fabs(h(k - 1, k - 1)) + fabs(h(k, k));
+  if (tst == 0.0) {
+    if (k - 2 >= ilo) tst += fabs(h(k - 1, k - 2));
+    if (k + 1 <= ihi) tst += fabs(h(k + 1, k));
+  }
+  if (hk > ulp * tst) return false;
+  const double hu = fabs(h(k - 1, k));
+  const double ab = dmax(hk, hu), ba = dmin(hk, hu);
+  const double d = fabs(h(k - 1, k - 1) - h(k, k)), hkk = fabs(h(k, k));
+  const double aa = dmax(hkk, d), bb = dmin(hkk, d);
+  const double s = aa + ab;
+  return ba * (ab / s) <= dmax(smlnum, ulp * (bb * (aa / s)));
+}
+
+// First column of (H - s1 I)(H - s2 I) at rows m..m+2, scaled to unit 1-norm (dlahqr's v). One
+// reciprocal per scaling instead of dlahqr's divisions: the last bits may differ from LAPACK's,
+// and they only choose where the bulge starts and its direction.
+template <class M>
+SGPU_HD void bulge_first_column(const M& h, int m, double rt1r, double rt1i, double rt2r, double rt2i, double& u0,
+                                double& u1, double& u2) {
+  const double hmm = h(m, m), h21 = h(m + 1, m);
+  const double rs = 1.0 / (fabs(hmm - rt2r) + fabs(rt2i) + fabs(h21));
+  const double h21s = h21 * rs;
+  u0 = h21s * h(m, m + 1) + (hmm - rt1r) * ((hmm - rt2r) * rs) - rt1i * (rt2i * rs);
+  u1 = h21s * (hmm + h(m + 1, m + 1) - rt1r - rt2r);
+  u2 = h21s * h(m + 2, m + 1);
+  const double r = 1.0 / (fabs(u0) + fabs(u1) + fabs(u2));
+  u0 *= r;
+  u1 *= r;
+  u2 *= r;
+}
+
+// dlahqr's test that H(m, m-1) is small enough, against the bulge started at m, for the bulge to
+// start at m rather than further up.
+template <class M>
+SGPU_HD bool bulge_can_start(const M& h, int m, double rt1r, double rt1i, double rt2r, double rt2i, double ulp) {
+  double u0, u1, u2;
+  bulge_first_column(h, m, rt1r, rt1i, rt2r, rt2i, u0, u1, u2);
+  const double h00 = fabs(h(m, m - 1)) * (fabs(u1) + fabs(u2));
+  const double h01 = ulp * fabs(u0) * (fabs(h(m - 1, m - 1)) + fabs(h(m, m)) + fabs(h(m + 1, m + 1)));
+  return h00 <= h01;
+}
+
 // Returns info as dlahqr: 0, or i > 0 when eigenvalues i+1..ihi have converged but not the rest.
 template <class Team>
 SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi, Mat1<double> h,
@@ -53,25 +101,17 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
     int l = ilo;
     bool converged = false;
     for (int its = 0; its <= itmax; ++its) {
-      // Look for a single small subdiagonal element.
-      int k;
-      for (k = i; k >= l + 1; --k) {
-        if (fabs(h(k, k - 1)) <= smlnum) break;
-        double tst = fabs(h(k - 1, k - 1)) + fabs(h(k, k));
-        if (tst == 0.0) {
-          if (k - 2 >= ilo) tst += fabs(h(k - 1, k - 2));
-          if (k + 1 <= ihi) tst += fabs(h(k + 1, k));
+      // Look for a single small subdiagonal element: the largest k in l+1..i where H(k, k-1) is
+      // negligible, else l. The tests are independent, so the team splits them (each member walks
+      // its own k downwards and stops at its first hit) and takes the largest hit; a team of one
+      // is LAPACK's loop.
+      int k = l;
+      for (int kk = i - t.first(0); kk >= l + 1; kk -= t.step())
+        if (negligible_subdiag(h, kk, ilo, ihi, smlnum, ulp)) {
+          k = kk;
+          break;
         }
-        // Conservative small-subdiagonal deflation criterion (Ahues & Kressner 2004).
-        if (fabs(h(k, k - 1)) <= ulp * tst) {
-          double ab = dmax(fabs(h(k, k - 1)), fabs(h(k - 1, k)));
-          double ba = dmin(fabs(h(k, k - 1)), fabs(h(k - 1, k)));
-          double aa = dmax(fabs(h(k, k)), fabs(h(k - 1, k - 1) - h(k, k)));
-          double bb = dmin(fabs(h(k, k)), fabs(h(k - 1, k - 1) - h(k, k)));
-          double s = aa + ab;
-          if (ba * (ab / s) <= dmax(smlnum, ulp * (bb * (aa / s)))) break;
-        }
-      }
+      k = (int)t.max((double)k);
       l = k;
       t.sync();
       if (l > ilo && t.leader()) h(l, l - 1) = 0.0;  // H(l, l-1) is negligible
@@ -139,25 +179,18 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
           rt1i = rt2i = 0.0;
         }
       }
-      // Look for two consecutive small subdiagonal elements.
-      double u0 = 0.0, u1 = 0.0, u2 = 0.0;  // the bulge's reflector vector, in registers
-      int m;
-      for (m = i - 2; m >= l; --m) {
-        double h21s = h(m + 1, m);
-        s = fabs(h(m, m) - rt2r) + fabs(rt2i) + fabs(h21s);
-        h21s = h(m + 1, m) / s;
-        u0 = h21s * h(m, m + 1) + (h(m, m) - rt1r) * ((h(m, m) - rt2r) / s) - rt1i * (rt2i / s);
-        u1 = h21s * (h(m, m) + h(m + 1, m + 1) - rt1r - rt2r);
-        u2 = h21s * h(m + 2, m + 1);
-        s = fabs(u0) + fabs(u1) + fabs(u2);
-        u0 /= s;
-        u1 /= s;
-        u2 /= s;
-        if (m == l) break;
-        double h00 = fabs(h(m, m - 1)) * (fabs(u1) + fabs(u2));
-        double h01 = ulp * fabs(u0) * (fabs(h(m - 1, m - 1)) + fabs(h(m, m)) + fabs(h(m + 1, m + 1)));
-        if (h00 <= h01) break;
-      }
+      // Look for two consecutive small subdiagonal elements: the largest m in l..i-2 where the
+      // bulge may start (always m = l at the latest). Split over the team as the search above,
+      // then every member forms the bulge's first column at the chosen m.
+      int m = l;
+      for (int mm = i - 2 - t.first(0); mm > l; mm -= t.step())
+        if (bulge_can_start(h, mm, rt1r, rt1i, rt2r, rt2i, ulp)) {
+          m = mm;
+          break;
+        }
+      m = (int)t.max((double)m);
+      double u0, u1, u2;  // the bulge's reflector vector, in registers
+      bulge_first_column(h, m, rt1r, rt1i, rt2r, rt2i, u0, u1, u2);
       // Double-shift QR step: create the bulge at m and chase it down to i.
       for (int k2 = m; k2 <= i - 1; ++k2) {
         const int nr = (3 < i - k2 + 1) ? 3 : i - k2 + 1;
@@ -169,7 +202,24 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
         }
         double t1;
         u0 = larfg3(nr, u0, u1, u2, t1);
-        t.sync();
+        const double v2 = u1, t2 = t1 * v2, v3 = u2, t3 = t1 * v3;
+        // Rows k2..k2+2 from the left (columns k2..i2; column k2-1 is not touched, so the leader's
+        // writes to it wait for the sync below instead of a sync of their own).
+        if (nr == 3) {
+          for (int j = t.first(k2); j <= i2; j += t.step()) {
+            double sum = h(k2, j) + v2 * h(k2 + 1, j) + v3 * h(k2 + 2, j);
+            h(k2, j) -= sum * t1;
+            h(k2 + 1, j) -= sum * t2;
+            h(k2 + 2, j) -= sum * t3;
+          }
+        } else {
+          for (int j = t.first(k2); j <= i2; j += t.step()) {
+            double sum = h(k2, j) + v2 * h(k2 + 1, j);
+            h(k2, j) -= sum * t1;
+            h(k2 + 1, j) -= sum * t2;
+          }
+        }
+        t.sync();  // every member has read the bulge (column k2-1) and finished its rows
         if (t.leader()) {
           if (k2 > m) {
             h(k2, k2 - 1) = u0;
@@ -180,17 +230,9 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
             h(k2, k2 - 1) *= (1.0 - t1);
           }
         }
-        const double v2 = u1, t2 = t1 * v2;
-        const int kend = (k2 + 3 < i) ? k2 + 3 : i;
+        // Columns k2..k2+2 from the right (rows i1..kend), and Z.
         if (nr == 3) {
-          const double v3 = u2, t3 = t1 * v3;
-          for (int j = t.first(k2); j <= i2; j += t.step()) {
-            double sum = h(k2, j) + v2 * h(k2 + 1, j) + v3 * h(k2 + 2, j);
-            h(k2, j) -= sum * t1;
-            h(k2 + 1, j) -= sum * t2;
-            h(k2 + 2, j) -= sum * t3;
-          }
-          t.sync();
+          const int kend = (k2 + 3 < i) ? k2 + 3 : i;
           for (int j = t.first(i1); j <= kend; j += t.step()) {
             double sum = h(j, k2) + v2 * h(j, k2 + 1) + v3 * h(j, k2 + 2);
             h(j, k2) -= sum * t1;
@@ -204,13 +246,7 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
               z(j, k2 + 1) -= sum * t2;
               z(j, k2 + 2) -= sum * t3;
             }
-        } else if (nr == 2) {
-          for (int j = t.first(k2); j <= i2; j += t.step()) {
-            double sum = h(k2, j) + v2 * h(k2 + 1, j);
-            h(k2, j) -= sum * t1;
-            h(k2 + 1, j) -= sum * t2;
-          }
-          t.sync();
+        } else {
           for (int j = t.first(i1); j <= i; j += t.step()) {
             double sum = h(j, k2) + v2 * h(j, k2 + 1);
             h(j, k2) -= sum * t1;
