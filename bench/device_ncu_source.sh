@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: Nsight Compute's per-source-line profile of one dgeev kernel
+# (instructions executed and warp-stall samples per line of compat/core and cuda/), to find where a
+# kernel's issue slots go. Run from the repository root after `source .device/prep.sh`; logs and
+# the per-line tables go to $OUT. NCU_N: orders to profile (default 30); NCU_ARGS: benchmark
+# arguments (default --small --dev-only --values-only).
+set -uo pipefail
+out=${OUT:-/tmp/sgpu-out}
+mkdir -p "$out"
+SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+for n in ${NCU_N:-30}; do
+  ncu --clock-control none --kernel-name regex:k_eig --launch-count 1 --section SourceCounters \
+    --section SpeedOfLight --section WarpStateStats --import-source yes -f -o "$out/prof_$n" \
+    build/bench/sgpu_geev_bench ${NCU_ARGS:---small --dev-only --values-only} --only-n $n > "$out/ncu_run_$n.log" 2>&1
+  echo "ncu n=$n rc=$?"
+  ncu --import "$out/prof_$n.ncu-rep" --page details > "$out/details_$n.txt" 2>&1
+  ncu --import "$out/prof_$n.ncu-rep" --page source --csv --print-source cuda > "$out/source_$n.csv" 2>&1
+  echo "source rows: $(wc -l < "$out/source_$n.csv")"
+done
