@@ -14,6 +14,10 @@ for n in ${NCU_N:-30}; do
     build/bench/sgpu_geev_bench ${NCU_ARGS:---small --dev-only --values-only} --only-n $n > "$out/ncu_run_$n.log" 2>&1
   echo "ncu n=$n rc=$?"
   ncu --import "$out/prof_$n.ncu-rep" --page details > "$out/details_$n.txt" 2>&1
-  ncu --import "$out/prof_$n.ncu-rep" --page source --csv --print-source cuda > "$out/source_$n.csv" 2>&1
-  echo "source rows: $(wc -l < "$out/source_$n.csv")"
+  # Per SASS instruction (address, source line where -lineinfo gives one, executed count, stall
+  # samples); compressed, as it runs to tens of MB.
+  for view in sass cuda,sass; do
+    ncu --import "$out/prof_$n.ncu-rep" --page source --csv --print-source $view 2>&1 | gzip > "$out/source_${n}_${view/,/_}.csv.gz"
+  done
+  ls -la "$out"/source_${n}_*
 done
