@@ -168,13 +168,13 @@ DeviceLimits limits() {
 // 15% against P = 8; n = 64: P = 32 costs values 8%, halves vectors). Orders between the measured
 // ones take the next measured order's P.
 //   n    5   10   15   20   30   48   64
-//   P    2    4    4    8   16   32   32
+//   P    2    2    4    8   16   32   32
 int team_lanes(int n) {
   if (int f = forced_lanes()) return f;
   struct Row {
     int n, lanes;
   };
-  static constexpr Row kTable[] = {{5, 2}, {10, 4}, {15, 4}, {20, 8}, {30, 16}, {48, 32}, {64, 32}};
+  static constexpr Row kTable[] = {{5, 2}, {10, 2}, {15, 4}, {20, 8}, {30, 16}, {48, 32}, {64, 32}};
   for (const Row& r : kTable)
     if (n <= r.n) return r.lanes;
   return 32;

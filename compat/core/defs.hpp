@@ -94,6 +94,15 @@ SGPU_HD double sign(double a, double b) { return copysign(fabs(a), b); }
 SGPU_HD double dmax(double a, double b) { return a > b ? a : b; }  // Fortran MAX semantics are not needed:
 SGPU_HD double dmin(double a, double b) { return a < b ? a : b; }  // NaNs are screened before iteration.
 SGPU_HD bool finite(double x) { return x - x == 0.0; }
+// 1 / sqrt(x): the GPU's rsqrt (one special-function approximation refined by Newton steps, within
+// an ulp or so) where a square root and a division would each take a longer instruction sequence.
+SGPU_HD double rsqrt_hd(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::rsqrt(x);
+#else
+  return 1.0 / sqrt(x);
+#endif
+}
 
 // sqrt(x^2 + y^2) without unnecessary overflow (LAPACK dlapy2).
 SGPU_HD double lapy2(double x, double y) {

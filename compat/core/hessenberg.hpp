@@ -19,20 +19,32 @@ SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
     Vec<double> x = col(a, i + 2 <= n ? i + 2 : n, i);
     double beta = larfg(t, m, alpha, x, ti);
     if (t.leader()) tau[i] = ti;
-    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T as a column-oriented gemv and rank-1 update
-    // (LAPACK dlarf): members own rows, every inner walk runs down a column.
-    for (int r = t.first(1); r <= ihi; r += t.step()) w[r] = a(r, i + 1);
-    for (int k = 1; k < m; ++k) {
-      const double xk = x[k - 1];
-      for (int r = t.first(1); r <= ihi; r += t.step()) w[r] += a(r, i + 1 + k) * xk;
-    }
-    for (int r = t.first(1); r <= ihi; r += t.step()) {
-      w[r] *= ti;
-      a(r, i + 1) -= w[r];
-    }
-    for (int k = 1; k < m; ++k) {
-      const double xk = x[k - 1];
-      for (int r = t.first(1); r <= ihi; r += t.step()) a(r, i + 1 + k) -= w[r] * xk;
+    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T (LAPACK dlarf), one row's sum at a time. Either
+    // loop order gives the same bits (each row's sum adds the same terms in the same order): a
+    // team of one walks down columns (contiguous on the CPU), a wider team gives each member whole
+    // rows and keeps the sum in a register (no shared-memory round trip per term on the GPU).
+    if (t.step() == 1) {
+      for (int r = 1; r <= ihi; ++r) w[r] = a(r, i + 1);
+      for (int k = 1; k < m; ++k) {
+        const double xk = x[k - 1];
+        for (int r = 1; r <= ihi; ++r) w[r] += a(r, i + 1 + k) * xk;
+      }
+      for (int r = 1; r <= ihi; ++r) {
+        w[r] *= ti;
+        a(r, i + 1) -= w[r];
+      }
+      for (int k = 1; k < m; ++k) {
+        const double xk = x[k - 1];
+        for (int r = 1; r <= ihi; ++r) a(r, i + 1 + k) -= w[r] * xk;
+      }
+    } else {
+      for (int r = t.first(1); r <= ihi; r += t.step()) {
+        double s = a(r, i + 1);
+        for (int k = 1; k < m; ++k) s += a(r, i + 1 + k) * x[k - 1];
+        s *= ti;
+        a(r, i + 1) -= s;
+        for (int k = 1; k < m; ++k) a(r, i + 1 + k) -= s * x[k - 1];
+      }
     }
     t.sync();
     // Left: A(i+1:ihi, i+1:n) -= tau v (v^T A), one column per member.

@@ -88,9 +88,12 @@ SGPU_HD double larfg(const Team& t, int n, double alpha, Vec<double> x, double& 
 
 // larfg for n = 2 or 3 with the vector in registers (x2 unused for n = 2): the double-shift
 // bulge's reflector, on the serial path of every bulge step. In range (no square under- or
-// overflows) beta = -sign(sqrt(alpha^2 + |x|^2), alpha) takes one square root where larfg takes
-// three (nrm2's, and lapy2's with its division); the result differs from larfg's in the last bits
-// only (both are within an ulp or two of the exact beta). Out of range, larfg itself.
+// overflows), with r = 1/sqrt(alpha^2 + |x|^2):
+//   beta = -sign(1/r, alpha),  tau = (beta - alpha) / beta = 1 + |alpha| r,
+//   v = x / (alpha - beta) = sign(alpha) x / (|alpha| + 1/r),
+// one reciprocal square root and one division where larfg takes three square roots (nrm2's,
+// lapy2's) and three divisions; the results agree with larfg's to an ulp or two. Out of range,
+// larfg itself.
 SGPU_HD double larfg3(int n, double alpha, double& x1, double& x2, double& tau) {
   tau = 0.0;
   if (n <= 1) return alpha;
@@ -98,12 +101,12 @@ SGPU_HD double larfg3(int n, double alpha, double& x1, double& x2, double& tau) 
   const double s2 = alpha * alpha + ssq;
   if (ssq >= kSsqMin && s2 <= kSsqMax) {
     // |beta| >= sqrt(kSsqMin) = 1e-140, far above larfg's rescaling threshold safmin / eps.
-    const double beta = -sign(sqrt(s2), alpha);
-    tau = (beta - alpha) / beta;
-    const double inv = 1.0 / (alpha - beta);
+    const double r = rsqrt_hd(s2), nrm = s2 * r, aa = fabs(alpha);
+    tau = 1.0 + aa * r;
+    const double inv = sign(1.0, alpha) / (aa + nrm);
     x1 *= inv;
     if (n == 3) x2 *= inv;
-    return beta;
+    return -sign(nrm, alpha);
   }
   double v[2] = {x1, n == 3 ? x2 : 0.0};
   const double beta = larfg(TeamOne{}, n, alpha, Vec<double>{v, 1}, tau);
