@@ -94,13 +94,29 @@ SGPU_HD double sign(double a, double b) { return copysign(fabs(a), b); }
 SGPU_HD double dmax(double a, double b) { return a > b ? a : b; }  // Fortran MAX semantics are not needed:
 SGPU_HD double dmin(double a, double b) { return a < b ? a : b; }  // NaNs are screened before iteration.
 SGPU_HD bool finite(double x) { return x - x == 0.0; }
-// 1 / sqrt(x): the GPU's rsqrt (one special-function approximation refined by Newton steps, within
-// an ulp or so) where a square root and a division would each take a longer instruction sequence.
-SGPU_HD double rsqrt_hd(double x) {
+// 1 / sqrt(x) and 1 / x for x in [1e-280, 1e280] (no denormals, infinities or NaNs: callers
+// check the range first). On the GPU: the special-function unit's approximation (about 2^-22
+// relative error) refined by two Newton steps, to within an ulp or two, in about seven
+// instructions, where the library's rsqrt and division carry branches for the values excluded here.
+SGPU_HD double rsqrt_in_range(double x) {
 #if defined(__CUDA_ARCH__)
-  return ::rsqrt(x);
+  double y;
+  asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  const double hx = 0.5 * x;
+  y = y * fma(-hx * y, y, 1.5);
+  return y * fma(-hx * y, y, 1.5);
 #else
   return 1.0 / sqrt(x);
+#endif
+}
+SGPU_HD double rcp_in_range(double x) {
+#if defined(__CUDA_ARCH__)
+  double y;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  y = fma(y, fma(-x, y, 1.0), y);
+  return fma(y, fma(-x, y, 1.0), y);
+#else
+  return 1.0 / x;
 #endif
 }
 

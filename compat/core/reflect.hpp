@@ -101,9 +101,9 @@ SGPU_HD double larfg3(int n, double alpha, double& x1, double& x2, double& tau) 
   const double s2 = alpha * alpha + ssq;
   if (ssq >= kSsqMin && s2 <= kSsqMax) {
     // |beta| >= sqrt(kSsqMin) = 1e-140, far above larfg's rescaling threshold safmin / eps.
-    const double r = rsqrt_hd(s2), nrm = s2 * r, aa = fabs(alpha);
+    const double r = rsqrt_in_range(s2), nrm = s2 * r, aa = fabs(alpha);
     tau = 1.0 + aa * r;
-    const double inv = sign(1.0, alpha) / (aa + nrm);
+    const double inv = sign(rcp_in_range(aa + nrm), alpha);  // aa + nrm in [1e-140, 1e140]
     x1 *= inv;
     if (n == 3) x2 *= inv;
     return -sign(nrm, alpha);
