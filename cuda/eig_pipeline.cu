@@ -224,7 +224,9 @@ int count_failures(const int* info, int64_t batch) {
 // Device data: in place on the context's stream; waits for info to count the failures.
 int run_device(sgpu_context* ctx, const Job& j) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
-  if (int e = device_job(j, s)) return e;
+  Job dj = j;
+  dj.block_per_group = true;  // one launch for the whole batch: let the block scheduler balance it
+  if (int e = device_job(dj, s)) return e;
   std::vector<int> h(j.batch);
   if (cudaMemcpyAsync(h.data(), j.info, sizeof(int) * j.batch, cudaMemcpyDefault, s) != cudaSuccess ||
       cudaStreamSynchronize(s) != cudaSuccess) {
@@ -275,6 +277,8 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
       }
     }
   }
+  bool staged = false;  // some operand goes through the staging buffers
+  for (int f = 0; f < kFields; ++f) staged = staged || (parts[f].used && !parts[f].pinned);
   cudaEvent_t ready = nullptr;
   if (cudaEventCreateWithFlags(&ready, cudaEventDisableTiming) != cudaSuccess ||
       cudaEventRecord(ready, ctx_stream) != cudaSuccess)
@@ -314,6 +318,7 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
     pj.lda = pj.ldz = pj.ldvl = j.n;
     pj.sA = pj.sZ = pj.sVL = (int64_t)j.n * j.n;
     pj.sW = j.n;
+    pj.block_per_group = !staged;  // see eig_smem.cu, launch(): staged pieces overlap better resident
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts[f];
       set(pj, f, p.used ? l.dev[f] : nullptr);

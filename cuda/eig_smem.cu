@@ -145,12 +145,12 @@ int forced_lanes() {
   return v;
 }
 
-// SGPU_EIG_GRID=resident: the grid of resident blocks that loop over the batch (the measured
-// alternative; the benchmark's hook).
-bool resident_grid() {
-  static const bool v = [] {
+// SGPU_EIG_GRID=group|resident: 1 or 2 (forces Job::block_per_group; the benchmark's hook), else 0.
+int forced_grid() {
+  static const int v = [] {
     const char* e = std::getenv("SGPU_EIG_GRID");
-    return e && std::strcmp(e, "resident") == 0;
+    if (!e) return 0;
+    return std::strcmp(e, "group") == 0 ? 1 : std::strcmp(e, "resident") == 0 ? 2 : 0;
   }();
   return v;
 }
@@ -241,14 +241,19 @@ int launch(const Job& job, cudaStream_t s) {
   if (best_occ < 1) return SGPU_ERR_DEVICE;
   j.warps = best_w;
   j.smem = warp_bytes * best_w;
-  // Grid: one block per group of matrices (SGPU_EIG_GRID=resident: only as many blocks as fit at
-  // once, each looping over groups). Matrices differ in their iteration counts, and a block that
-  // finishes early is replaced by the hardware's block scheduler, where a fixed share per
-  // resident block left the GPU idling on the slowest shares: the one-block-per-group grid
-  // measured faster device-resident (docs/performance.md, "dhseqr/dgeev on the GPU").
+  // Grid: j.block_per_group (SGPU_EIG_GRID=group|resident forces it). One block per group of
+  // matrices lets the hardware's block scheduler balance the matrices' uneven iteration counts;
+  // only the resident blocks, each looping over a fixed share of groups, leaves the GPU idling on
+  // the slowest shares but lets the streamed pipeline's pieces overlap each other's tails.
+  // Measured on the H100 (docs/performance.md, "dhseqr/dgeev on the GPU": 625acc8), 500 000
+  // matrices, group / resident, ms: device-resident n = 30 vectors 889 / 1214, values 178 / 199;
+  // pinned n = 30 vectors 887 / 1052, values 180 / 181; pageable (staged) n = 30 values 241 / 183,
+  // n = 10 vectors 63 / 45. So the drivers ask for one block per group except when staging.
   const int64_t per_block = (int64_t)j.warps * (32 / j.lanes);
   const int64_t groups = (j.batch + per_block - 1) / per_block;
-  const int64_t grid = std::min<int64_t>(resident_grid() ? (int64_t)best_occ * d.sms : (int64_t)INT32_MAX, groups);
+  const int forced = forced_grid();
+  const bool per_group = forced ? forced == 1 : j.block_per_group;
+  const int64_t grid = std::min<int64_t>(per_group ? (int64_t)INT32_MAX : (int64_t)best_occ * d.sms, groups);
   k<<<(unsigned)grid, 32 * j.warps, j.smem, s>>>(j);
   if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
   return 0;

@@ -33,6 +33,9 @@ struct Job {
   int64_t sVL = 0;
   int* info = nullptr;
   int64_t batch = 0;
+  // Grid: one block per group of matrices (true), or only the blocks resident at once, each
+  // looping over groups (false). The drivers' choice, measured (eig_smem.cu, launch()).
+  bool block_per_group = false;
   // Filled by plan():
   int ld = 0;         // leading dimension of the matrices in a slot (odd: rows fall in distinct banks)
   int64_t slot = 0;   // doubles of shared memory per matrix
