@@ -176,9 +176,10 @@ DeviceLimits limits() {
 // matrices (20 000 at n = 48, 10 000 at n = 64), device-resident, `TEAM_N=... bash
 // bench/device_geev.sh`; docs/performance.md, "dhseqr/dgeev on the GPU"). One P per order for
 // values and vectors alike: a team's sums depend on P, and a call's eigenvalues must not depend on
-// the job flags. Values first where the two disagree (n = 15: P = 4 costs values 14%, saves vectors
-// 15% against P = 8; n = 64: P = 32 costs values 8%, halves vectors). Orders between the measured
-// ones take the next measured order's P.
+// the job flags. Values first where the two disagree, unless vectors gain much more (re-swept at
+// d693125, after the bulge step's rework: n = 10: P = 2 costs values 8%, saves vectors 19% against
+// P = 4; n = 15: P = 4 costs values 5%, saves vectors 22% against P = 8; n = 5: P = 1 and 2 equal
+// within the spread). Orders between the measured ones take the next measured order's P.
 //   n    5   10   15   20   30   48   64
 //   P    2    2    4    8   16   32   32
 int team_lanes(int n) {
