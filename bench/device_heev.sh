@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# One call on the GPU machine for zheev work: build for sm_90, the zheev-related GPU tests, the
+# One call on the GPU machine for zheev work: build for sm_90 (with -lineinfo, for a profile after it), the zheev-related GPU tests, the
 # sanitizers on the block path's sizes, and the heev benchmark (HEEV_BENCH_ARGS, default --small).
 # Run from the repository root after `source .device/prep.sh`; logs go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; cat .device/commit 2>/dev/null; } | tee "$out/machine.txt"
-SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 (cd build && ctest -V -R "${CTEST_R:-zheev|hostile|nonconvergence|c_abi|bisect}" -L gpu) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
 grep -E "worst ratios|tests passed|FAIL" "$out/ctest.log" | head -30
-build/bench/sgpu_heev_bench ${HEEV_BENCH_ARGS:---small} 2>&1 | tee "$out/heev_bench.txt"
+# HEEV_BENCH_ARGS (default --small); HEEV_BENCH_N: instead, the full-size rows of these orders
+# (--only-n each, without the LAPACKE loop).
+if [ -n "${HEEV_BENCH_N:-}" ]; then
+  for n in $HEEV_BENCH_N; do build/bench/sgpu_heev_bench --no-lapacke --only-n $n 2>&1 | grep -E "^\| $n \|"; done
+else
+  build/bench/sgpu_heev_bench ${HEEV_BENCH_ARGS:---small} 2>&1
+fi | tee "$out/heev_bench.txt"
 # Phase breakdown of the block path (SGPU_HEEV_PHASES: 1 reduction, 2 + divide and conquer, 3 all).
 for n in ${BREAKDOWN_N:-}; do
   for p in 1 2 3; do
@@ -28,6 +34,19 @@ for n in ${APPLY_N:-}; do
     env $env build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/heev_apply.txt"
+# The small-n paths at the full-size batches, device-resident, for the orders in SMALL_N: the
+# global-memory warp path (SGPU_HEEV_SMALL=global) against the shared-memory kernel
+# (SGPU_HEEV_SMALL=shared) with each lane count P from n / 4 to 2n (SGPU_HEEV_TEAM).
+for n in ${SMALL_N:-}; do
+  echo "SGPU_HEEV_SMALL=global n=$n"
+  SGPU_HEEV_SMALL=global build/bench/sgpu_heev_bench --sgpu-only --only-n $n 2>&1 | grep "^| $n |"
+  for p in 2 4 8 16 32; do
+    [ $((4 * p)) -lt $n ] && continue
+    [ $p -gt $((2 * n)) ] && continue
+    echo "shared memory, SGPU_HEEV_TEAM=$p n=$n"
+    SGPU_HEEV_SMALL=shared SGPU_HEEV_TEAM=$p build/bench/sgpu_heev_bench --sgpu-only --only-n $n 2>&1 | grep "^| $n |"
+  done
+done 2>&1 | tee "$out/heev_small.txt"
 # Lanes per matrix of the small-n path (SGPU_HEEV_TEAM), for the orders in TEAM_N.
 for n in ${TEAM_N:-}; do
   for p in 4 8 16 32; do

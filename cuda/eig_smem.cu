@@ -19,6 +19,7 @@
 #include "../compat/core/hseqr.hpp"
 #include "../lib/internal.hpp"
 #include "eig_smem.hpp"
+#include "smem_slots.cuh"
 #include "team.cuh"
 
 namespace sgpu {
@@ -55,21 +56,7 @@ struct SlotShape {
   __host__ __device__ int64_t end(const Job& j) const { return work + (j.geev ? core::geev_work(j.n) : 0); }
 };
 
-// Copies cnt matrices of rows x cols between global memory (element (r, c) of matrix b at
-// g[b*sg + r + c*ldg]) and the warp's slots (s[b*slot + r + c*lds]): consecutive lanes on
-// consecutive elements, so packed data is read and written coalesced.
-template <bool kToShared>
-__device__ void warp_copy(int lane, int cnt, int rows, int cols, double* g, int ldg, int64_t sg, double* s, int lds,
-                          int64_t slot) {
-  const int per = rows * cols, total = cnt * per;
-  for (int k = lane; k < total; k += 32) {
-    const int b = k / per, e = k - b * per, c = e / rows, r = e - c * rows;
-    double* gp = g + b * sg + r + (int64_t)c * ldg;
-    double* sp = s + b * slot + r + (int64_t)c * lds;
-    if (kToShared) *sp = *gp;
-    else *gp = *sp;
-  }
-}
+using smem_slots::warp_copy;
 
 template <int P, int kMode>
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_eig(const Job j) {
@@ -219,29 +206,12 @@ int launch(const Job& job, cudaStream_t s) {
   if (d.err) return d.err;
   Job j = job;
   const Kernel k = kernel_for(j);
-  if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)j.smem) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE;
-  }
-  // Warps per block: the most warps resident per SM. Shared memory bounds the residents, and it is
-  // handed out in whole blocks, so smaller blocks can waste less of it (n = 15 on the H100: blocks
-  // of 4 warps leave 60 of 228 KB unused, blocks of 1 warp fit 10 warps instead of 8).
-  const size_t warp_bytes = j.smem / (size_t)j.warps;
-  int best_w = 0, best_occ = 0;
-  for (int w = 1; w <= j.warps; ++w) {
-    int occ = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, 32 * w, warp_bytes * w) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return SGPU_ERR_DEVICE;
-    }
-    if (occ * w >= best_occ * best_w) {
-      best_w = w;
-      best_occ = occ;
-    }
-  }
-  if (best_occ < 1) return SGPU_ERR_DEVICE;
-  j.warps = best_w;
-  j.smem = warp_bytes * best_w;
+  // Warps per block: the most warps resident per SM (smem_slots::block_shape).
+  smem_slots::Shape shape;
+  if (smem_slots::block_shape(k, j.smem / (size_t)j.warps, j.warps, shape) != 0) return SGPU_ERR_DEVICE;
+  const int best_occ = shape.blocks_per_sm;
+  j.warps = shape.warps;
+  j.smem = shape.smem;
   // Grid: j.block_per_group (SGPU_EIG_GRID=group|resident forces it). One block per group of
   // matrices lets the hardware's block scheduler balance the matrices' uneven iteration counts;
   // only the resident blocks, each looping over a fixed share of groups, leaves the GPU idling on

@@ -2,8 +2,9 @@
 // core (compat/core/), directly on the MW arrangement the caller gave. dgeev/dhseqr: the entry
 // points build a job for the pipeline (eig_pipeline.cu), which runs the shared-memory kernels
 // (eig_smem.cu) and falls back to one warp per matrix on global memory here (generic_eig) for
-// orders whose slots do not fit. zheev: teams of 4-16 lanes for n <= 32 (measured,
-// docs/performance.md) and the block path (heev_block.cu) above; AUTO takes both for device data.
+// orders whose slots do not fit. zheev: for n <= 32 the shared-memory teams (heev_team.cu) or,
+// where its table says (jobz N from n = 9), teams of P = n / 2 lanes here on global memory; the
+// block path (heev_block.cu) above; AUTO takes them for device data.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "../lib/internal.hpp"
 #include "eig_pipeline.hpp"
 #include "heev_block.hpp"
+#include "heev_team.hpp"
 #include "team.cuh"
 
 namespace sgpu {
@@ -65,8 +67,9 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   }
 }
 
-// zheev for small n: teams of P lanes, 32 / P matrices per warp (several per warp as seed 000's
-// SWB assignment with p threads per matrix). P by n: lanes beyond n would idle in every team loop.
+// zheev for small n on global memory: teams of P lanes, 32 / P matrices per warp (several per warp
+// as seed 000's SWB assignment with p threads per matrix). P by n: lanes beyond n would idle in
+// every team loop.
 template <int P>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     k_zheev(bool wantz, bool lower, int n, core::zc* A, int lda, int64_t sA, double* w, int64_t sW, int* info,
@@ -225,14 +228,19 @@ int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, 
 int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
           int64_t strideW, int* info, int64_t batch) {
   const bool wantz = is(jobz, 'V');
-  // Medium n: one block per matrix (heev_block.cu); small n: the warp path.
+  // Medium n: one block per matrix (heev_block.cu); small n: each matrix in shared memory
+  // (heev_team.cu), or where its table says so, the global-memory warp path below.
   if (heev_block::serves(n))
     return run(ctx, batch, 0, info, [&](int, int, cudaStream_t, double*, int64_t) {
       return heev_block::launch(ctx, wantz, is(uplo, 'L'), n, A, lda, strideA, w, strideW, info, batch);
     });
+  if (heev_team::serves(n, wantz))
+    return run(ctx, batch, 0, info, [&](int, int, cudaStream_t s, double*, int64_t) {
+      return heev_team::launch(wantz, is(uplo, 'L'), n, A, lda, strideA, w, strideW, info, batch, s);
+    });
   const int p = zheev_team_lanes(n);
   return run(
-      ctx, batch, core::heev_work(n, wantz, core::kHeevNoStedc), info,
+      ctx, batch, core::heev_work(n, wantz, core::kHeevNoStedc, p), info,
       [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
         auto go = [&](auto kernel) {
           kernel<<<grid, block, 0, s>>>(wantz, is(uplo, 'L'), n, static_cast<core::zc*>(A), lda, strideA, w, strideW,

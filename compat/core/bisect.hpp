@@ -8,19 +8,33 @@
 namespace sgpu {
 namespace core {
 
-// Number of eigenvalues of T (d[1..n], e[1..n-1]) less than x: negative pivots of the LDL^T
-// factorization of T - x I, each pivot kept at least pivmin in magnitude (dstebz/dlaebz).
-SGPU_HD int sturm_count(int n, Vec1<double> d, Vec1<double> e, double x, double pivmin) {
-  double q = d[1] - x;
-  if (fabs(q) < pivmin) q = -pivmin;
-  int count = q < 0.0;
-  for (int j = 2; j <= n; ++j) {
-    const double ej = e[j - 1];
-    q = (d[j] - x) - (ej * ej) / q;
-    if (fabs(q) < pivmin) q = -pivmin;
-    count += q < 0.0;
+// 1/q for a pivot: the reciprocal in range (on the GPU two Newton steps on the special-function
+// unit's estimate, within an ulp or two), else a division (|q| near pivmin, or huge).
+SGPU_HD double pivot_rcp(double q) {
+  const double a = fabs(q);
+  return a >= 1e-280 && a <= 1e280 ? rcp_in_range(q) : 1.0 / q;
+}
+
+// Number of eigenvalues of T (d[1..n], e[1..n-1]) less than x, for K shifts x[0..K) at once (K
+// independent recurrences side by side: the latency of one pivot's reciprocal hides behind the
+// others'): negative pivots of the LDL^T factorization of T - x I, each pivot kept at least pivmin
+// in magnitude (dstebz/dlaebz).
+template <int K>
+SGPU_HD void sturm_counts(int n, Vec1<double> d, Vec1<double> e, const double* x, double pivmin, int* count) {
+  double q[K];
+  for (int k = 0; k < K; ++k) {
+    q[k] = d[1] - x[k];
+    if (fabs(q[k]) < pivmin) q[k] = -pivmin;
+    count[k] = q[k] < 0.0;
   }
-  return count;
+  for (int j = 2; j <= n; ++j) {
+    const double ej = e[j - 1], e2 = ej * ej, dj = d[j];
+    for (int k = 0; k < K; ++k) {
+      q[k] = (dj - x[k]) - e2 * pivot_rcp(q[k]);
+      if (fabs(q[k]) < pivmin) q[k] = -pivmin;
+      count[k] += q[k] < 0.0;
+    }
+  }
 }
 
 // w[1..n] <- the eigenvalues of T, ascending. Every member computes the bounds; member-owned
@@ -29,7 +43,9 @@ SGPU_HD int sturm_count(int n, Vec1<double> d, Vec1<double> e, double x, double 
 // in the last bit. As for dstebz, the caller scales T first (zheev brings ||A|| into
 // [sqrt(safmin/ulp), sqrt(ulp/safmin)], about [1e-146, 1e146]): e^2 must not overflow, and pivmin
 // (safmin-sized) must be negligible against ||T||. Finite input assumed (screened by the callers).
-template <class Team>
+// K: eigenvalues a member bisects side by side (the small-n zheev, whose members own n / P <= 2
+// of them, takes 2; the block path, one or two per thread, 1).
+template <int K = 1, class Team>
 SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w) {
   // Gershgorin interval and the pivot threshold, as dstebz.
   double gl = d[1], gu = d[1], emax2 = 0.0;
@@ -50,19 +66,41 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
   gl -= fudge * tnorm * Mach::ulp * n + fudge * 2.0 * pivmin;
   gu += fudge * tnorm * Mach::ulp * n + fudge * 2.0 * pivmin;
   const double atol = Mach::ulp * tnorm, rtol = 2.0 * Mach::ulp;
-  for (int i = t.first(1); i <= n; i += t.step()) {
-    double lo = gl, hi = gu;
+  // A member's eigenvalues K at a time, bisected side by side (a finished one idles, its
+  // count still taken, until the group is done); each one's sequence of midpoints is the same as
+  // bisecting it alone.
+  const int stride = t.step();
+  for (int i0 = t.first(1); i0 <= n; i0 += K * stride) {
+    double lo[K], hi[K], mid[K];
+    int cnt[K];
+    bool live[K];
+    for (int k = 0; k < K; ++k) {
+      lo[k] = gl;
+      hi[k] = gu;
+      live[k] = i0 + k * stride <= n;
+    }
     // 64 halvings take any interval of doubles below the tolerance; the bound only guards a hang.
     for (int it = 0; it < 128; ++it) {
-      if (hi - lo <= dmax(dmax(atol, pivmin), rtol * dmax(fabs(lo), fabs(hi)))) break;
-      const double mid = 0.5 * (lo + hi);
-      if (mid <= lo || mid >= hi) break;
-      if (sturm_count(n, d, e, mid, pivmin) >= i)
-        hi = mid;
-      else
-        lo = mid;
+      bool any = false;
+      for (int k = 0; k < K; ++k) {
+        if (live[k] && hi[k] - lo[k] <= dmax(dmax(atol, pivmin), rtol * dmax(fabs(lo[k]), fabs(hi[k]))))
+          live[k] = false;
+        mid[k] = 0.5 * (lo[k] + hi[k]);
+        if (live[k] && (mid[k] <= lo[k] || mid[k] >= hi[k])) live[k] = false;
+        any = any || live[k];
+      }
+      if (!any) break;
+      sturm_counts<K>(n, d, e, mid, pivmin, cnt);
+      for (int k = 0; k < K; ++k)
+        if (live[k]) {
+          if (cnt[k] >= i0 + k * stride)
+            hi[k] = mid[k];
+          else
+            lo[k] = mid[k];
+        }
     }
-    w[i] = 0.5 * (lo + hi);
+    for (int k = 0; k < K; ++k)
+      if (i0 + k * stride <= n) w[i0 + k * stride] = 0.5 * (lo[k] + hi[k]);
   }
   t.sync();
   if (t.leader())

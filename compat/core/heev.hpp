@@ -1,9 +1,11 @@
 // One matrix of zheev: eigenvalues (ascending) and optionally eigenvectors of a Hermitian matrix:
 // scaling as zheev, Householder tridiagonalization, phase scaling to a real symmetric tridiagonal,
-// then as zheevd: values by the root-free QL/QR (dsterf); vectors by implicit QL/QR accumulated
-// into the unitary factor (dsteqr) up to kStedcLeaf, above it by divide and conquer (dstedc) on a
-// real Z followed by the product Q Z (zlacrm).
+// then as zheevd: values by the root-free QL/QR (dsterf; a team wider than one: bisection, as
+// dstebz); vectors by implicit QL/QR accumulated into the unitary factor (dsteqr, Q formed in place
+// of the reflectors) up to kStedcLeaf, above it by divide and conquer (dstedc) on a real Z
+// followed by the product Q Z (zlacrm).
 #pragma once
+#include "bisect.hpp"
 #include "hetrd.hpp"
 #include "stedc.hpp"
 #include "steqr.hpp"
@@ -17,13 +19,14 @@ namespace core {
 constexpr int kHeevNoStedc = 1 << 30;
 SGPU_HD bool heev_uses_stedc(int n, bool wantz, int dc_from) { return wantz && n >= dc_from; }
 
-// Doubles of workspace one matrix needs: d, er, cw, sw (n each), e, tau, y (n complex each),
-// and Q (n x n complex) when vectors are wanted; with divide and conquer also the real Z (n x n)
-// and stedc's workspace (its ints in doubles' room).
-SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1) {
-  const int64_t dc =
-      heev_uses_stedc(n, wantz, dc_from) ? (int64_t)n * n + stedc_work(n) + (stedc_iwork(n) + 1) / 2 : 0;
-  return 4 * (int64_t)n + 6 * (int64_t)n + (wantz ? 2 * (int64_t)n * n : 0) + dc;
+// Doubles of workspace one matrix needs: d, er, cw, sw (n each), e, tau, y (n complex each); with
+// divide and conquer also Q (n x n complex), the real Z (n x n) and stedc's workspace (its ints
+// in doubles' room). Without it Q is formed in A itself, and a team of `members` > 1 needs each
+// member's own copy of d and e for the QL/QR chain (2 n per member).
+SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1, int members = 1) {
+  if (heev_uses_stedc(n, wantz, dc_from))
+    return 10 * (int64_t)n + 3 * (int64_t)n * n + stedc_work(n) + (stedc_iwork(n) + 1) / 2;
+  return 10 * (int64_t)n + (wantz && members > 1 ? 2 * (int64_t)n * members : 0);
 }
 
 // zheev's scaling: the factor that brings a matrix of max-abs norm anrm into
@@ -83,7 +86,9 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
   Vec1<double> d{work, 1}, er{work + n, 1}, cw{work + 2 * n, 1}, sw{work + 3 * n, 1};
   zc* zw = reinterpret_cast<zc*>(work + 4 * n);
   Vec1<zc> e{zw, 1}, tau{zw + n, 1}, y{zw + 2 * n, 1};
-  Mat1<zc> q{zw + 3 * n, 1, n};
+  // (The first test folds away where the caller passes kHeevNoStedc: its kernels then carry no
+  // divide-and-conquer code or stack.)
+  const bool dc = dc_from < kHeevNoStedc && heev_uses_stedc(n, wantz, dc_from);
 
   // Scale the matrix to an allowable range, if necessary.
   const double sigma = heev_scale(anrm);
@@ -93,15 +98,16 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
   t.sync();
 
   hetd2(t, n, a, d, e, tau, y);
-  if (wantz) ungtr(t, n, a, tau, q);
-  phase_scale(t, n, e, er, y, wantz, n, q);
   int info = 0;
-  if (heev_uses_stedc(n, wantz, dc_from)) {
+  if (dc) {
     // Divide and conquer on a real Z, then A = Q Z (complex times real).
+    const Mat1<zc> q{reinterpret_cast<zc*>(work + 10 * (int64_t)n), 1, n};
     double* zr = work + 10 * (int64_t)n + 2 * (int64_t)n * n;
     double* dw = zr + (int64_t)n * n;
     int* iw = reinterpret_cast<int*>(dw + stedc_work(n));
     const Mat1<double> z{zr, 1, n};
+    ungtr(t, n, a, tau, q);
+    phase_scale(t, n, e, er, y, true, n, q);
     info = stedc(t, n, d, er, z, dw, iw);
     for (int c = t.first(1); c <= n; c += t.step())
       for (int r = 1; r <= n; ++r) {
@@ -112,13 +118,42 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
         }
         a(r, c) = zc{sr, si};
       }
+  } else if (wantz) {
+    // Q in place of the reflectors, then implicit QL/QR with the rotations accumulated into it
+    // (dsteqr). Every member runs the chain on its own copy of d and e (interleaved, so a team's
+    // copies share no bank), the leader alone stores the rotations, and it hands d back.
+    ungtr_inplace(t, n, a, tau);
+    phase_scale(t, n, e, er, y, true, n, a);
+    const int p = t.step(), rank = t.first(0);
+    Vec1<double> dm = d, em = er;
+    if (p > 1) {
+      dm = Vec1<double>{work + 10 * (int64_t)n + rank, p};
+      em = Vec1<double>{work + 10 * (int64_t)n + (int64_t)n * p + rank, p};
+      for (int i = 1; i <= n; ++i) {
+        dm[i] = d[i];
+        em[i] = i < n ? er[i] : 0.0;
+      }
+    }
+    info = steqr(t, true, n, dm, em, n, a, cw, sw, true);
+    if (p > 1) {
+      if (t.leader())
+        for (int i = 1; i <= n; ++i) d[i] = dm[i];
+      t.sync();
+    }
   } else {
-    // Implicit QL/QR with the rotations accumulated into Q (dsteqr); values only: its root-free
-    // variant (dsterf), as zheev does.
-    info = wantz ? steqr(t, true, n, d, er, n, q, cw, sw) : sterf(t, n, d, er);
-    if (wantz)
-      for (int c = t.first(1); c <= n; c += t.step())
-        for (int r = 1; r <= n; ++r) a(r, c) = q(r, c);
+    // Values only. A team of one: the root-free QL/QR (dsterf), as zheev does. A wider team:
+    // bisection on Sturm counts (dstebz's method), each member its own eigenvalues. dsterf is one
+    // serial chain with two divisions a step, run by one lane while the team's other lanes idle
+    // and the warp's other teams, on other matrices, diverge from it; bisection keeps every lane
+    // busy and the warp converged (docs/performance.md, "zheev for small n").
+    phase_scale(t, n, e, er, y, false, n, a);
+    if (t.step() == 1) {
+      info = sterf(t, n, d, er);
+    } else {
+      bisect_all<2>(t, n, d, er, cw);
+      for (int i = t.first(1); i <= n; i += t.step()) d[i] = cw[i];
+      t.sync();
+    }
   }
   // Undo the scaling of the eigenvalues.
   const int imax = info == 0 ? n : info - 1;

@@ -13,10 +13,14 @@ namespace core {
 // real with zlarfg's reflectors), reflector i in A(i+2:n, i) with scalar tau[i]. y[1..n] is
 // workspace. The strictly upper triangle is neither read nor written.
 //
-// Every inner loop runs down a column of the lower triangle, members owning rows (contiguous on
-// the CPU, coalesced on the GPU): y = tau A v as zhemv's column algorithm (a saxpy below the
-// diagonal and a dot with the same column, the dot reduced over the team and added by the owner of
-// that row), then the rank-2 update A -= v w^H + w v^H column by column.
+// A team of one runs zhemv's column algorithm down the columns of the lower triangle (contiguous
+// on the CPU): y = tau A v as a saxpy below the diagonal plus a dot with the same column, then the
+// rank-2 update A -= v w^H + w v^H column by column. A wider team (the GPU, the matrix in shared
+// memory) owns rows instead: a member forms its rows' y from the row to the left of the diagonal
+// and the column below it, in the same order of additions, so no sum crosses members (the column
+// form needed two team reductions per column, a chain of shuffles on every step's critical path);
+// and it updates its rows of the lower triangle. The same products in the same order: the result
+// does not depend on the team's width, up to the contraction of multiply-adds.
 template <class Team>
 SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e, Vec1<zc> tau, Vec1<zc> y) {
   for (int i = 1; i <= n - 1; ++i) {
@@ -28,20 +32,30 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
     double beta = zlarfg(t, m, alpha, x, taui);
     auto v = [&](int k) -> zc { return k == 1 ? zc{1.0, 0.0} : x[k - 2]; };  // v_k, k = 1..m
     if (taui.re != 0.0 || taui.im != 0.0) {
-      for (int r = t.first(1); r <= m; r += t.step()) y[r] = zc{0.0, 0.0};
-      for (int c = 1; c <= m; ++c) {
-        const zc vc = v(c);
-        zc dot{0.0, 0.0};
-        for (int r = t.first(c + 1); r <= m; r += t.step()) {
-          const zc arc = a(i + r, i + c);
-          y[r] = y[r] + arc * vc;
-          dot = dot + conj(arc) * v(r);
+      if (t.step() == 1) {
+        for (int r = 1; r <= m; ++r) y[r] = zc{0.0, 0.0};
+        for (int c = 1; c <= m; ++c) {
+          const zc vc = v(c);
+          zc dot{0.0, 0.0};
+          for (int r = c + 1; r <= m; ++r) {
+            const zc arc = a(i + r, i + c);
+            y[r] = y[r] + arc * vc;
+            dot = dot + conj(arc) * v(r);
+          }
+          y[c] = y[c] + a(i + c, i + c).re * vc + dot;
         }
-        dot.re = t.sum(dot.re);
-        dot.im = t.sum(dot.im);
-        if (t.owns(1, c)) y[c] = y[c] + a(i + c, i + c).re * vc + dot;
+        for (int r = 1; r <= m; ++r) y[r] = taui * y[r];
+      } else {
+        // Row r: A(r, 1:r-1) v(1:r-1), then A(r, r) v_r plus the dot of column r below the
+        // diagonal with v. At step j the members read row-wise left of their diagonals and
+        // column-wise below them.
+        for (int r = t.first(1); r <= m; r += t.step()) {
+          zc left{0.0, 0.0}, dot{0.0, 0.0};
+          for (int j = 1; j < r; ++j) left = left + a(i + r, i + j) * v(j);
+          for (int k = r + 1; k <= m; ++k) dot = dot + conj(a(i + k, i + r)) * v(k);
+          y[r] = taui * (left + a(i + r, i + r).re * v(r) + dot);
+        }
       }
-      for (int r = t.first(1); r <= m; r += t.step()) y[r] = taui * y[r];
       t.sync();
       // w = y - (tau/2) (y^H v) v
       zc dot{0.0, 0.0};
@@ -52,10 +66,17 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
       t.sync();
       for (int k = t.first(1); k <= m; k += t.step()) y[k] = y[k] + alph * v(k);
       t.sync();
-      // A -= v w^H + w v^H on the lower triangle, column by column; the diagonal stays real.
-      for (int c = 1; c <= m; ++c) {
-        const zc vc = conj(v(c)), wc = conj(y[c]);
-        for (int r = t.first(c); r <= m; r += t.step()) a(i + r, i + c) = a(i + r, i + c) - (v(r) * wc + y[r] * vc);
+      // A -= v w^H + w v^H on the lower triangle; the diagonal stays real.
+      if (t.step() == 1) {
+        for (int c = 1; c <= m; ++c) {
+          const zc vc = conj(v(c)), wc = conj(y[c]);
+          for (int r = c; r <= m; ++r) a(i + r, i + c) = a(i + r, i + c) - (v(r) * wc + y[r] * vc);
+        }
+      } else {
+        for (int r = t.first(1); r <= m; r += t.step()) {
+          const zc vr = v(r), yr = y[r];
+          for (int c = 1; c <= r; ++c) a(i + r, i + c) = a(i + r, i + c) - (vr * conj(y[c]) + yr * conj(v(c)));
+        }
       }
       for (int c = t.first(1); c <= m; c += t.step()) a(i + c, i + c).im = 0.0;
     } else {
@@ -89,6 +110,39 @@ SGPU_HD void ungtr(const Team& t, int n, Mat1<zc> a, Vec1<zc> tau, Mat1<zc> q) {
       for (int k = 2; k <= m; ++k) q(i + k, c) = q(i + k, c) - a(i + k, i) * w;
     }
   }
+  t.sync();
+}
+
+// Q = H(1) H(2) ... H(n-1) formed in place of the reflectors in a (LAPACK zungtr with uplo = 'L',
+// whose zung2r works in place too): no second n x n matrix, which lets a small matrix's whole
+// problem sit in shared memory. d and e must already be out of a (hetd2 puts them in their own
+// vectors); the upper triangle is overwritten. Q's column j + 1 comes from reflector j (held in
+// column j, rows j+2..n), so each step reads column j and rewrites column j + 1, whose reflector
+// the previous step used: one team barrier a step. The arithmetic is ungtr's above, element for
+// element (column j + 1 starts as the unit vector it would hold there).
+template <class Team>
+SGPU_HD void ungtr_inplace(const Team& t, int n, Mat1<zc> a, Vec1<zc> tau) {
+  for (int i = n - 1; i >= 1; --i) {
+    t.sync();  // column i + 1's reflector has been applied by every member
+    const zc ti = tau[i];
+    const int m = n - i;
+    for (int c = t.first(i + 1); c <= n; c += t.step()) {
+      if (c == i + 1) {
+        // H(i) applied to e_{i+1}: 1 - tau on the diagonal, -tau v below it, zeros above.
+        for (int r = 1; r <= i; ++r) a(r, c) = zc{0.0, 0.0};
+        a(i + 1, c) = zc{1.0, 0.0} - ti;
+        for (int k = 2; k <= m; ++k) a(i + k, c) = zc{0.0, 0.0} - a(i + k, i) * ti;
+        continue;
+      }
+      zc w = a(i + 1, c);
+      for (int k = 2; k <= m; ++k) w = w + conj(a(i + k, i)) * a(i + k, c);
+      w = ti * w;
+      a(i + 1, c) = a(i + 1, c) - w;
+      for (int k = 2; k <= m; ++k) a(i + k, c) = a(i + k, c) - a(i + k, i) * w;
+    }
+  }
+  t.sync();
+  for (int r = t.first(1); r <= n; r += t.step()) a(r, 1) = zc{r == 1 ? 1.0 : 0.0, 0.0};
   t.sync();
 }
 

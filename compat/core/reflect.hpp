@@ -157,8 +157,18 @@ SGPU_HD void lartg(double f, double g, double& c, double& s, double& r) {
   } else if (f == 0.0) {
     c = 0.0; s = sign(1.0, g); r = g1;
   } else if (f1 > rtmin && f1 < rtmax && g1 > rtmin && g1 < rtmax) {
-    // One division on the serial path of the QR chains: s = g / r = +-g / d.
-    double d = sqrt(f * f + g * g), rd = 1.0 / d;
+    // The QR chains' serial path: 1/d as one reciprocal square root of f^2 + g^2 when that lies
+    // in rsqrt_in_range's range (on the GPU: no square root and no division), else one square
+    // root and one division.
+    const double d2 = f * f + g * g;
+    double d, rd;
+    if (d2 >= kSsqMin && d2 <= kSsqMax) {
+      rd = rsqrt_in_range(d2);
+      d = d2 * rd;
+    } else {
+      d = sqrt(d2);
+      rd = 1.0 / d;
+    }
     c = f1 * rd;
     r = sign(d, f);
     s = (f > 0.0 ? g : -g) * rd;

@@ -144,20 +144,29 @@ SGPU_HD void rot_sequence(const Team& t, int nz, Mat1<T> z, int c0, int mm, Vec1
   t.sync();
 }
 
-// Where a sweep's rotations go. The chain below writes rotation i of a sweep to cw()[i], sw()[i]
-// and then calls apply(c0, mm, forward) (dlasr('R', 'V', forward ? 'F' : 'B') on columns
+// Where a sweep's rotations go. The chain below hands rotation i of a sweep to set(i, c, s) and
+// then calls apply(c0, mm, forward) (dlasr('R', 'V', forward ? 'F' : 'B') on columns
 // c0..c0+mm-1); at the end it calls swap(i, k) for each exchange of the final sort. RotApply
 // applies at once with the team (the CPU and the warp paths); the GPU block path hands sweeps to
 // other warps instead (cuda/heev_block.cu). RotNone: no vectors.
+// Every member runs the chain; with lead_writes only the leader stores the rotations (cw, sw
+// shared by the team: apply() waits at the team barrier before anyone reads them, and the next
+// sweep's stores come after rot_sequence's closing barrier), else each member stores its own
+// (cw, sw private to it).
 template <class Team, class T>
 struct RotApply {
   const Team& t;
   int nz;
   Mat1<T> z;
   Vec1<double> c, s;
+  bool lead_writes = false;
   static constexpr bool kWant = true;
-  SGPU_HD Vec1<double> cw() const { return c; }
-  SGPU_HD Vec1<double> sw() const { return s; }
+  SGPU_HD void set(int i, double ci, double si) const {
+    if (!lead_writes || t.leader()) {
+      c[i] = ci;
+      s[i] = si;
+    }
+  }
   SGPU_HD void apply(int c0, int mm, bool forward) const {
     t.sync();
     rot_sequence(t, nz, z, c0, mm, c, s, forward);
@@ -173,8 +182,7 @@ struct RotApply {
 };
 struct RotNone {
   static constexpr bool kWant = false;
-  SGPU_HD Vec1<double> cw() const { return Vec1<double>{nullptr, 1}; }
-  SGPU_HD Vec1<double> sw() const { return Vec1<double>{nullptr, 1}; }
+  SGPU_HD void set(int, double, double) const {}
   SGPU_HD void apply(int, int, bool) const {}
   SGPU_HD void swap(int, int) const {}
   SGPU_HD void done() const {}
@@ -249,8 +257,7 @@ SGPU_HD int steqr_chain(const Team& t, int n, Vec1<double> d, Vec1<double> e, co
           double rt1, rt2, c, s;
           laev2(d[l], e[l], d[l + 1], rt1, rt2, c, s);
           if (wantz) {
-            rot.cw()[l] = c;
-            rot.sw()[l] = s;
+            rot.set(l, c, s);
             rot.apply(l, 2, false);
           }
           d[l] = rt1;
@@ -278,8 +285,7 @@ SGPU_HD int steqr_chain(const Team& t, int n, Vec1<double> d, Vec1<double> e, co
           d[i + 1] = g + p;
           g = c * r - b;
           if (wantz) {
-            rot.cw()[i] = c;
-            rot.sw()[i] = -s;
+            rot.set(i, c, -s);
           }
         }
         if (wantz) rot.apply(l, m - l + 1, false);
@@ -309,8 +315,7 @@ SGPU_HD int steqr_chain(const Team& t, int n, Vec1<double> d, Vec1<double> e, co
           double rt1, rt2, c, s;
           laev2(d[l - 1], e[l - 1], d[l], rt1, rt2, c, s);
           if (wantz) {
-            rot.cw()[m] = c;
-            rot.sw()[m] = s;
+            rot.set(m, c, s);
             rot.apply(l - 1, 2, true);
           }
           d[l - 1] = rt1;
@@ -337,8 +342,7 @@ SGPU_HD int steqr_chain(const Team& t, int n, Vec1<double> d, Vec1<double> e, co
           d[i] = g + p;
           g = c * r - b;
           if (wantz) {
-            rot.cw()[i] = c;
-            rot.sw()[i] = s;
+            rot.set(i, c, s);
           }
         }
         if (wantz) rot.apply(m, l - m + 1, true);
@@ -376,13 +380,15 @@ SGPU_HD int steqr_chain(const Team& t, int n, Vec1<double> d, Vec1<double> e, co
 }
 
 // dsteqr: wantz multiplies Z (nz x n) by the eigenvector matrix; cw, sw hold one sweep.
+// d and e are the calling member's own (every member runs the chain on identical copies, so the
+// team never shares a scalar that several members write); shared_rot: cw and sw are shared by
+// the team and written by its leader only, else each member's own.
 template <class Team, class T>
 SGPU_HD int steqr(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double> e, int nz, Mat1<T> z,
-                  Vec1<double> cw, Vec1<double> sw) {
-  if (wantz) return steqr_chain(t, n, d, e, RotApply<Team, T>{t, nz, z, cw, sw});
+                  Vec1<double> cw, Vec1<double> sw, bool shared_rot = false) {
+  if (wantz) return steqr_chain(t, n, d, e, RotApply<Team, T>{t, nz, z, cw, sw, shared_rot});
   return steqr_chain(t, n, d, e, RotNone{});
 }
-
 
 // Eigenvalues only of a real symmetric tridiagonal matrix: the Pal-Walker-Kahan root-free variant
 // of implicit QL/QR with Wilkinson's shift (LAPACK dsterf): no square root per rotation. Scalar

@@ -1,0 +1,191 @@
+// zheev for small n (up to 32) with every matrix in shared memory: a warp takes 32 / P
+// consecutive matrices, copies them from the caller's column-major (MW) data into its slots with
+// all 32 lanes on consecutive elements, each team of P lanes runs the shared core (core::heev:
+// zhetd2, Q formed in place, then dsteqr or dsterf) on its slot, and the warp copies the
+// eigenvalues (and vectors) back the same way. Each matrix passes through global memory once each
+// way; every step in between works on shared memory. The slot is the matrix plus about 11 n
+// doubles, and for vectors 2 n per lane (each lane's copy of the QL/QR chain's d and e): Q is
+// formed in place of the reflectors.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "../compat/core/heev.hpp"
+#include "../lib/internal.hpp"
+#include "heev_team.hpp"
+#include "smem_slots.cuh"
+#include "team.cuh"
+
+namespace sgpu {
+namespace gpu {
+namespace heev_team {
+
+namespace {
+
+using core::Mat1;
+using core::Vec1;
+using core::zc;
+using smem_slots::warp_copy;
+
+constexpr int kMaxN = 32;
+constexpr int kMaxWarpsPerBlock = 4;
+
+// A slot: A (n x ld complex), then w (n), then core::heev's workspace.
+struct Slot {
+  int ld;          // complex elements; odd, so a row's elements fall in distinct banks
+  int64_t w, work, size;  // doubles
+  __host__ __device__ Slot(int n, bool wantz, int lanes) {
+    ld = n | 1;
+    w = 2 * (int64_t)n * ld;
+    work = w + n;
+    size = (work + core::heev_work(n, wantz, core::kHeevNoStedc, lanes)) | 1;  // odd: neighbours' slots in distinct banks
+  }
+};
+
+struct Args {
+  bool lower;
+  int n;
+  double* A;  // complex, as pairs of doubles
+  int64_t lda, sA;  // in complex elements
+  double* w;
+  int64_t sW;
+  int* info;
+  int64_t batch;
+};
+
+template <int P, bool kWantz>
+__global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args g) {
+  extern __shared__ double sm[];
+  constexpr int kTeams = 32 / P;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, team = lane / P;
+  const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
+  const int n = g.n;
+  const Slot sl(n, kWantz, P);
+  double* slots = sm + (int64_t)warp * kTeams * sl.size;
+  double* my = slots + team * sl.size;
+  const int64_t wpb = blockDim.x / 32, stride = (int64_t)gridDim.x * wpb * kTeams;
+  for (int64_t b0 = ((int64_t)blockIdx.x * wpb + warp) * kTeams; b0 < g.batch; b0 += stride) {
+    const int cnt = (int)(g.batch - b0 < kTeams ? g.batch - b0 : kTeams);
+    // Complex n x n as doubles: 2n rows, leading dimensions doubled.
+    warp_copy<true>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
+    __syncwarp();
+    if (team < cnt) {
+      const int r = core::heev(t, kWantz, g.lower, n, Mat1<zc>{reinterpret_cast<zc*>(my), 1, sl.ld},
+                               Vec1<double>{my + sl.w, 1}, my + sl.work, core::kHeevNoStedc);
+      if (t.leader()) g.info[b0 + team] = r;
+    }
+    __syncwarp();
+    warp_copy<false>(lane, cnt, n, 1, g.w + b0 * g.sW, n, g.sW, slots + sl.w, n, sl.size);
+    if (kWantz)
+      warp_copy<false>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
+    __syncwarp();
+  }
+}
+
+using Kernel = void (*)(const Args);
+
+template <bool kWantz>
+Kernel kernel_for(int lanes) {
+  switch (lanes) {
+    case 2: return k_heev_team<2, kWantz>;
+    case 4: return k_heev_team<4, kWantz>;
+    case 8: return k_heev_team<8, kWantz>;
+    case 16: return k_heev_team<16, kWantz>;
+    default: return k_heev_team<32, kWantz>;
+  }
+}
+
+int env_lanes() {
+  static const int v = [] {
+    const char* e = std::getenv("SGPU_HEEV_TEAM");
+    const int p = e ? std::atoi(e) : 0;
+    return p == 2 || p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
+  }();
+  return v;
+}
+
+}  // namespace
+
+namespace {
+
+// ---- tuning -------------------------------------------------------------------------------------
+// Lanes per matrix by order and jobz, and whether jobz N keeps the matrix in shared memory (else
+// the global-memory warp path, eig_warp.cu, serves it). Measured on the H100 (2026-11-22, full-size
+// batches, device-resident, `SMALL_N="4 8 16 32" bash bench/device_heev.sh`; docs/performance.md,
+// "zheev for small n"), ms at each P, the global-memory path (its own P, n / 2) in brackets:
+//   n = 4:  N 13.5 (P 2) 17.0 (4) 29.2 (8) [19.1];  V 16.9 (2) 29.2 (4) 53.8 (8) [45.8]
+//   n = 8:  N 12.9 (2) 8.5 (4) 13.9 (8) 26.5 (16) [11.7];  V 18.6 (2) 18.5 (4) 24.6 (8) 42.1 (16) [34.4]
+//   n = 16: N 19.9 (4) 11.7 (8) 14.0 (16) 24.0 (32) [10.5];  V 38.5 (4) 39.8 (8) 46.8 (16) 37.6 (32) [43.9]
+//   n = 32: N 41.5 (8) 20.7 (16) 19.4 (32) [11.9];  V 112.7 (8) 80.6 (16) 62.5 (32) [98.0]
+// jobz N is bound by bisection's arithmetic, not by memory: the global path's higher occupancy
+// wins from n = 16. Orders between rows take the next row's settings.
+struct Row {
+  int n, lanes_n, lanes_v;
+  bool shared_n;
+};
+constexpr Row kTable[] = {{4, 2, 2, true}, {8, 4, 4, true}, {16, 8, 32, false}, {32, 16, 32, false}};
+
+const Row& row_for(int n) {
+  for (const Row& r : kTable)
+    if (n <= r.n) return r;
+  return kTable[sizeof kTable / sizeof kTable[0] - 1];
+}
+
+}  // namespace
+
+bool serves(int n, bool wantz) {
+  static const bool global = [] {
+    const char* e = std::getenv("SGPU_HEEV_SMALL");
+    return e && std::strcmp(e, "global") == 0;
+  }();
+  static const bool shared = [] {
+    const char* e = std::getenv("SGPU_HEEV_SMALL");
+    return e && std::strcmp(e, "shared") == 0;
+  }();
+  if (global || n < 1 || n > kMaxN) return false;
+  return wantz || shared || row_for(n).shared_n;
+}
+
+int team_lanes(int n, bool wantz) {
+  if (int f = env_lanes()) return f;
+  return wantz ? row_for(n).lanes_v : row_for(n).lanes_n;
+}
+
+int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w, int64_t strideW, int* info,
+           int64_t batch, cudaStream_t s) {
+  if (batch == 0) return 0;
+  int dev = 0, optin = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  // The table's P, widened until one warp's slots fit in a block (n = 32 fits from P = 4 on the
+  // H100's 227 KB).
+  int p = team_lanes(n, wantz);
+  size_t warp_bytes = 0;
+  for (;; p *= 2) {
+    warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p).size * (32 / p);
+    if (warp_bytes <= (size_t)optin) break;
+    if (p == 32) return SGPU_ERR_DEVICE;
+  }
+  const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / warp_bytes);
+  const Kernel k = wantz ? kernel_for<true>(p) : kernel_for<false>(p);
+  smem_slots::Shape shape;
+  if (smem_slots::block_shape(k, warp_bytes, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
+  // One block per group of matrices: the block scheduler balances the matrices' uneven iteration
+  // counts (as eig_smem.cu measured for dgeev).
+  const int64_t per_block = (int64_t)shape.warps * (32 / p);
+  const int64_t grid = std::min<int64_t>((batch + per_block - 1) / per_block, INT_MAX);
+  const Args g{lower, n, static_cast<double*>(A), lda, strideA, w, strideW, info, batch};
+  k<<<(unsigned)grid, 32 * shape.warps, shape.smem, s>>>(g);
+  if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+  return 0;
+}
+
+}  // namespace heev_team
+}  // namespace gpu
+}  // namespace sgpu

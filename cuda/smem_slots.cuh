@@ -1,0 +1,67 @@
+// Pieces shared by the kernels that hold each matrix in a shared-memory slot of its team
+// (eig_smem.cu for dhseqr/dgeev, heev_team.cu for small zheev): the warp's coalesced copy between
+// the caller's matrices and its slots, and the choice of warps per block.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace sgpu {
+namespace gpu {
+namespace smem_slots {
+
+// Copies cnt matrices of rows x cols doubles between global memory (element (r, c) of matrix b at
+// g[b*sg + r + c*ldg]) and the warp's slots (s[b*slot + r + c*lds]): consecutive lanes on
+// consecutive elements, so packed data is read and written coalesced.
+template <bool kToShared>
+__device__ __forceinline__ void warp_copy(int lane, int cnt, int rows, int cols, double* g, int64_t ldg, int64_t sg,
+                                          double* s, int lds, int64_t slot) {
+  const int per = rows * cols, total = cnt * per;
+  for (int k = lane; k < total; k += 32) {
+    const int b = k / per, e = k - b * per, c = e / rows, r = e - c * rows;
+    double* gp = g + b * sg + r + (int64_t)c * ldg;
+    double* sp = s + b * slot + r + (int64_t)c * lds;
+    if (kToShared) *sp = *gp;
+    else *gp = *sp;
+  }
+}
+
+// Warps per block for a kernel whose warps each need warp_bytes of shared memory, at most
+// max_warps: the most warps resident per SM. Shared memory bounds the residents and is handed out
+// in whole blocks, so smaller blocks can waste less of it (dgeev n = 15 on the H100: blocks of 4
+// warps leave 60 of 228 KB unused, blocks of 1 warp fit 10 warps instead of 8). Sets the kernel's
+// dynamic shared memory limit. 0 or -1 (a CUDA call failed, or no block fits).
+struct Shape {
+  int warps = 0;           // per block
+  int blocks_per_sm = 0;   // resident
+  size_t smem = 0;         // bytes per block
+};
+template <class Kernel>
+int block_shape(Kernel k, size_t warp_bytes, int max_warps, Shape& out) {
+  if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(warp_bytes * max_warps)) !=
+      cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  int best_w = 0, best_occ = 0;
+  for (int w = 1; w <= max_warps; ++w) {
+    int occ = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, 32 * w, warp_bytes * w) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return -1;
+    }
+    if (occ * w >= best_occ * best_w) {
+      best_w = w;
+      best_occ = occ;
+    }
+  }
+  if (best_occ < 1) return -1;
+  out.warps = best_w;
+  out.blocks_per_sm = best_occ;
+  out.smem = warp_bytes * best_w;
+  return 0;
+}
+
+}  // namespace smem_slots
+}  // namespace gpu
+}  // namespace sgpu
