@@ -1,4 +1,5 @@
-// dhseqr and dgeev on the GPU: the driver between the entry points and the kernels.
+// dhseqr and dgeev on the GPU, and zheev for n <= 32: the driver between the entry points and the
+// kernels.
 //
 // Host data is streamed (seed 000 §2, Table 4.2): the batch is cut into pieces of whole matrices;
 // piece i goes H2D copy -> kernel -> D2H copy on stream i % kStreams, so one piece's copies
@@ -110,6 +111,30 @@ struct Part {
 
 void describe(const Job& j, Part* p) {
   const int64_t n = j.n;
+  if (j.heev) {  // A complex (written back with vectors), w, info
+    Part& a = p[kA];
+    a.used = a.in = true;
+    a.out = j.wantz;
+    a.elem = 2 * sizeof(double);
+    a.width = n;
+    a.pitch = j.lda;
+    a.rows_per = n;
+    a.packable = j.sA == (int64_t)j.lda * n || j.batch == 1;
+    a.span = span_bytes(j.batch, j.sA, j.lda, n, n, a.elem);
+    Part& w = p[kWr];
+    w.used = w.out = true;
+    w.width = n;
+    w.pitch = j.sW;
+    w.rows_per = 1;
+    w.span = span_bytes(j.batch, j.sW, n, n, 1, sizeof(double));
+    Part& q = p[kInfo];
+    q.used = q.out = true;
+    q.elem = sizeof(int);
+    q.width = q.pitch = q.rows_per = 1;
+    q.span = sizeof(int) * (size_t)j.batch;
+    for (int f = 0; f < kFields; ++f) p[f].host = static_cast<char*>(get(j, f));
+    return;
+  }
   auto matrix = [&](int f, int ld, int64_t stride, bool in, bool out) {
     Part& q = p[f];
     q.used = get(j, f) != nullptr;
@@ -211,6 +236,7 @@ bool is_pinned(const void* p) {
 
 // The kernels for one job on device memory.
 int device_job(Job j, cudaStream_t s) {
+  if (j.heev) return heev_enqueue(j, s);
   if (eig_smem::plan(j)) return eig_smem::launch(j, s);
   return generic_eig(j, s);
 }
@@ -258,7 +284,7 @@ cudaError_t copy_piece(void* dst, size_t dpitch, const void* src, size_t spitch,
 int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
   cudaStream_t ctx_stream = static_cast<cudaStream_t>(ctx->stream);
   const int threads = ctx->nthreads;
-  const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double);
+  const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double) * (j.heev ? 2 : 1);
   const int64_t per = piece_matrices(j.batch, mat_bytes);
   const int64_t pieces = (j.batch + per - 1) / per;
   int err = 0;

@@ -1,4 +1,4 @@
-// The dhseqr/dgeev GPU driver (eig_pipeline.cu): where the operands are decides how a call runs.
+// The dhseqr/dgeev GPU driver, and zheev's for n <= 32 (eig_pipeline.cu): where the operands are decides how a call runs.
 #pragma once
 #include "eig_smem.hpp"
 
@@ -24,6 +24,10 @@ void release(sgpu_context* ctx);
 // The generic warp path (eig_warp.cu) for orders whose slots do not fit in shared memory:
 // enqueues j on s (device pointers). 0 or SGPU_ERR_*.
 int generic_eig(const eig_smem::Job& j, cudaStream_t s);
+
+// zheev's team kernels (n <= 32; eig_warp.cu): enqueues j (j.heev, device pointers) on s.
+// 0 or SGPU_ERR_*.
+int heev_enqueue(const eig_smem::Job& j, cudaStream_t s);
 
 }  // namespace gpu
 }  // namespace sgpu

@@ -13,7 +13,11 @@ namespace eig_smem {
 // One call's problem, on device memory (any ld and strides; pieces of a streamed call are
 // packed). Plain data: it is the kernel's argument.
 struct Job {
-  bool geev = false;               // dgeev; else dhseqr
+  bool geev = false;               // dgeev; else dhseqr (or zheev, below)
+  // zheev (n <= 32, the team kernels; eig_warp.cu's heev_enqueue): A complex (pairs of doubles;
+  // lda and sA in complex elements), wr receives w; wi, Z and VL unused.
+  bool heev = false;
+  bool wantz = false, lower = false;  // zheev jobz V, uplo L
   bool wantt = false;              // dhseqr job S
   int compz = 0;                   // dhseqr: core::Compz
   int ilo = 1, ihi = 0;            // dhseqr

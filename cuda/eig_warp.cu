@@ -16,6 +16,7 @@
 #include "../compat/core/geev.hpp"
 #include "../compat/core/heev.hpp"
 #include "../compat/core/hseqr.hpp"
+#include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
 #include "eig_pipeline.hpp"
 #include "heev_block.hpp"
@@ -225,34 +226,74 @@ int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, 
   return eig_pipeline::run(ctx, j);
 }
 
+// zheev's team kernels on device memory, asynchronous on s: the shared-memory teams, or where
+// their table says so, the global-memory teams with a stream-ordered workspace.
+int heev_enqueue(const eig_smem::Job& j, cudaStream_t s) {
+  const int n = j.n;
+  if (j.batch == 0) return 0;
+  if (heev_team::serves(n, j.wantz))
+    return heev_team::launch(j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
+  int sms = 0, dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    return SGPU_ERR_DEVICE;
+  const int p = zheev_team_lanes(n);
+  const int64_t ws_per = core::heev_work(n, j.wantz, core::kHeevNoStedc, p);
+  // Enough warps to fill the GPU several times over, each looping over its matrices; the
+  // workspace (one slot per team) capped at kMaxWorkspaceBytes.
+  const int64_t per_block = (int64_t)kWarpsPerBlock * (32 / p);
+  int64_t blocks = std::min<int64_t>((j.batch + per_block - 1) / per_block, (int64_t)sms * 16);
+  const int64_t block_ws = (int64_t)sizeof(double) * ws_per * per_block;
+  blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, kMaxWorkspaceBytes / block_ws));
+  double* ws = nullptr;
+  if (cudaMallocAsync(reinterpret_cast<void**>(&ws), (size_t)(block_ws * blocks), s) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE_ALLOC;
+  }
+  auto go = [&](auto kernel) {
+    kernel<<<(int)blocks, 32 * kWarpsPerBlock, 0, s>>>(j.wantz, j.lower, n, reinterpret_cast<core::zc*>(j.A), j.lda,
+                                                       j.sA, j.wr, j.sW, j.info, j.batch, ws, ws_per);
+  };
+  if (p == 4) go(k_zheev<4>);
+  else if (p == 8) go(k_zheev<8>);
+  else if (p == 16) go(k_zheev<16>);
+  else go(k_zheev<32>);
+  const bool launched = cudaGetLastError() == cudaSuccess;
+  if (cudaFreeAsync(ws, s) != cudaSuccess) (void)cudaGetLastError();
+  return launched ? 0 : SGPU_ERR_DEVICE;
+}
+
 int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
           int64_t strideW, int* info, int64_t batch) {
-  const bool wantz = is(jobz, 'V');
-  // Medium n: one block per matrix (heev_block.cu); small n: each matrix in shared memory
-  // (heev_team.cu), or where its table says so, the global-memory warp path below.
-  if (heev_block::serves(n))
-    return run(ctx, batch, 0, info, [&](int, int, cudaStream_t, double*, int64_t) {
-      return heev_block::launch(ctx, wantz, is(uplo, 'L'), n, A, lda, strideA, w, strideW, info, batch);
+  const bool wantz = is(jobz, 'V'), lower = is(uplo, 'L');
+  // Small n: the team kernels through the pipeline (eig_pipeline.cu), which streams host data in
+  // pieces with the copies overlapped, or runs device data in place.
+  if (!heev_block::serves(n)) {
+    eig_smem::Job j;
+    j.heev = true;
+    j.wantz = wantz;
+    j.lower = lower;
+    j.n = n;
+    j.A = static_cast<double*>(A);
+    j.lda = lda;
+    j.sA = strideA;
+    j.wr = w;
+    j.sW = strideW;
+    j.info = info;
+    j.batch = batch;
+    return eig_pipeline::run(ctx, j);
+  }
+  // Medium n: one block per matrix (heev_block.cu) on device memory; host operands staged whole.
+  // (The seam hands zheev host data as it is, for the small orders' streaming above.)
+  void* ptr[3] = {A, w, info};
+  const Operand ops[3] = {{&ptr[0], span_bytes(batch, strideA, lda, n, n, 2 * sizeof(double)), true},
+                          {&ptr[1], span_bytes(batch, strideW, n, n, 1, sizeof(double)), true},
+                          {&ptr[2], sizeof(int) * (size_t)batch, true}};
+  return with_device_operands(ctx, ops, 3, [&] {
+    return run(ctx, batch, 0, static_cast<int*>(ptr[2]), [&](int, int, cudaStream_t, double*, int64_t) {
+      return heev_block::launch(ctx, wantz, lower, n, ptr[0], lda, strideA, static_cast<double*>(ptr[1]), strideW,
+                                static_cast<int*>(ptr[2]), batch);
     });
-  if (heev_team::serves(n, wantz))
-    return run(ctx, batch, 0, info, [&](int, int, cudaStream_t s, double*, int64_t) {
-      return heev_team::launch(wantz, is(uplo, 'L'), n, A, lda, strideA, w, strideW, info, batch, s);
-    });
-  const int p = zheev_team_lanes(n);
-  return run(
-      ctx, batch, core::heev_work(n, wantz, core::kHeevNoStedc, p), info,
-      [&](int grid, int block, cudaStream_t s, double* ws, int64_t per) {
-        auto go = [&](auto kernel) {
-          kernel<<<grid, block, 0, s>>>(wantz, is(uplo, 'L'), n, static_cast<core::zc*>(A), lda, strideA, w, strideW,
-                                         info, batch, ws, per);
-        };
-        if (p == 4) go(k_zheev<4>);
-        else if (p == 8) go(k_zheev<8>);
-        else if (p == 16) go(k_zheev<16>);
-        else go(k_zheev<32>);
-        return 0;
-      },
-      32 / p);
+  });
 }
 
 

@@ -1,4 +1,5 @@
-// dhseqr and dgeev from host memory on the GPU backend: the streamed pipeline (cuda/eig_pipeline.cu)
+// dhseqr, dgeev and zheev (n <= 32) from host memory on the GPU backend: the streamed pipeline
+// (cuda/eig_pipeline.cu)
 // cuts the batch into pieces (SGPU_EIG_PIECE_BYTES is set small by CTest), from pageable and from
 // pinned memory, and must give bitwise the results of the same call on device memory (whose
 // accuracy the conformance suite checks): every output element written, the gaps inside and
@@ -144,6 +145,59 @@ void run_case(sgpu_context_t gpu, bool geev, char f1, char f2, int n, int64_t ba
   }
 }
 
+// zheev: order n, packed with lda = n + 1 (gaps inside each matrix, none between), w with
+// strideW = n + 2; one matrix holds a NaN. Pageable and pinned runs against the device run, as
+// above (A compared only for jobz V: with jobz N its contents on exit are unspecified, as LAPACK's).
+void run_heev_case(sgpu_context_t gpu, char jobz, char uplo, int n, int64_t batch, int bad) {
+  const int ld = n + 1;
+  const int64_t sM = (int64_t)ld * n, sW = n + 2;
+  std::mt19937_64 g(777 + n);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> a0(2 * batch * sM, kSentinel);  // complex, as pairs
+  for (int64_t b = 0; b < batch; ++b)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        a0[2 * (b * sM + i + j * ld)] = u(g);
+        a0[2 * (b * sM + i + j * ld) + 1] = i == j ? 0.0 : u(g);
+      }
+  a0[2 * (bad * sM + (n - 1) + (n - 1) * ld)] = NAN;  // on the diagonal: in either triangle
+  char what[96];
+  std::snprintf(what, sizeof what, "zheev %c%c n=%d batch=%lld", jobz, uplo, n, (long long)batch);
+  auto run = [&](Where w) {
+    Buf<double> A{a0}, W{std::vector<double>(batch * sW, kSentinel)};
+    Buf<int> INFO{std::vector<int>(batch, -12345)};
+    double* a = A.place(w);
+    double* wv = W.place(w);
+    int* info = INFO.place(w);
+    Outputs o;
+    o.status = sgpu_zheev_batched(gpu, jobz, uplo, n, reinterpret_cast<sgpu_complex_double*>(a), ld, sM, wv, sW,
+                                  info, batch);
+    o.a = A.result();
+    o.wr = W.result();
+    o.info = INFO.result();
+    return o;
+  };
+  const Outputs ref = run(kDevice);
+  EXPECT(ref.status == 1, "%s on device memory: status %d (want 1: one matrix fails)", what, ref.status);
+  int64_t wrong_info = 0, unwritten = 0, gaps = 0;
+  for (int64_t b = 0; b < batch; ++b) wrong_info += b == bad ? ref.info[b] <= 0 : ref.info[b] != 0;
+  for (int64_t k = 0; k < batch * sW; ++k)
+    if (k % sW >= n) gaps += ref.wr[k] != kSentinel;
+    else unwritten += ref.wr[k] == kSentinel;
+  for (int64_t k = 0; k < batch * sM; ++k)
+    if (k % sM % ld >= n) gaps += ref.a[2 * k] != kSentinel || ref.a[2 * k + 1] != kSentinel;
+  EXPECT(wrong_info == 0 && unwritten == 0 && gaps == 0,
+         "%s on device memory: %lld wrong info, %lld eigenvalues unwritten, %lld gaps changed", what,
+         (long long)wrong_info, (long long)unwritten, (long long)gaps);
+  for (Where w : {kPageable, kPinned}) {
+    const Outputs o = run(w);
+    EXPECT(o.status == ref.status, "%s from %s memory: status %d, device %d", what, where_name(w), o.status, ref.status);
+    EXPECT(o.info == ref.info, "%s from %s memory: info differs from the device run", what, where_name(w));
+    EXPECT(same_bits(o.wr, ref.wr), "%s from %s memory: eigenvalues differ", what, where_name(w));
+    if (jobz == 'V') EXPECT(same_bits(o.a, ref.a), "%s from %s memory: eigenvectors differ", what, where_name(w));
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -161,6 +215,11 @@ int main() {
     run_case(gpu, false, 'S', 'V', n, batch, 5);
     run_case(gpu, true, 'N', 'N', n, batch, batch - 1);
     run_case(gpu, true, 'V', 'V', n, batch, 0);
+  }
+  for (int n : {1, 4, 9, 16, 32}) {
+    const int64_t batch = 1501;
+    run_heev_case(gpu, 'N', 'L', n, batch, 700);
+    run_heev_case(gpu, 'V', 'U', n, batch, 3);
   }
   sgpu_context_destroy(gpu);
   std::printf("test_eig_stream: %d checks, %d failures\n", checks, failures);
