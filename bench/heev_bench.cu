@@ -80,15 +80,18 @@ void row(int n, char jobz, int64_t batch, bool lapacke) {
   });
   std::vector<double> w_sgpu((size_t)n * batch);
   CK(cudaMemcpy(w_sgpu.data(), dW, w_sgpu.size() * sizeof(double), cudaMemcpyDeviceToHost));
-  if (sgpu_only) {
-    const double bytes = elems * sizeof(cd) * (jobz == 'V' ? 2.0 : 1.0) + (double)n * batch * sizeof(double) + 4.0 * batch;
-    std::printf("| %d | %c | %lld | %s | %.3f |\n", n, jobz, (long long)batch, fmt(t_dev).c_str(), bytes / 3.0e9);
-    std::fflush(stdout);
+  auto free_all = [&] {
     CK(cudaFree(dA));
     CK(cudaFree(dA0));
     CK(cudaFree(dW));
     CK(cudaFree(dW2));
     CK(cudaFree(dInfo));
+  };
+  if (sgpu_only) {
+    const double bytes = elems * sizeof(cd) * (jobz == 'V' ? 2.0 : 1.0) + (double)n * batch * sizeof(double) + 4.0 * batch;
+    std::printf("| %d | %c | %lld | %s | %.3f |\n", n, jobz, (long long)batch, fmt(t_dev).c_str(), bytes / 3.0e9);
+    std::fflush(stdout);
+    free_all();
     return;
   }
 
@@ -194,11 +197,7 @@ void row(int n, char jobz, int64_t batch, bool lapacke) {
   std::printf("| %d | %c | %lld | %s | %s | %s | %s | %s | %s | %s |\n", n, jobz, (long long)batch, fmt(t_dev).c_str(),
               fmt(t_pin).c_str(), fmt(t_heevj).c_str(), fmt(t_xsyev).c_str(), ratio, fmt(t_lapacke).c_str(), relb);
   std::fflush(stdout);
-  CK(cudaFree(dA));
-  CK(cudaFree(dA0));
-  CK(cudaFree(dW));
-  CK(cudaFree(dW2));
-  CK(cudaFree(dInfo));
+  free_all();
 }
 
 }  // namespace

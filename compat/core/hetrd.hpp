@@ -93,6 +93,16 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
   t.sync();
 }
 
+// Column c of q, rows i+1..i+m, times H(i) = I - tau v v^H, v = (1, a(i+2:i+m, i)) (zlarf on one
+// column).
+SGPU_HD void apply_reflector(Mat1<zc> a, int i, int m, zc ti, Mat1<zc> q, int c) {
+  zc w = q(i + 1, c);
+  for (int k = 2; k <= m; ++k) w = w + conj(a(i + k, i)) * q(i + k, c);
+  w = ti * w;
+  q(i + 1, c) = q(i + 1, c) - w;
+  for (int k = 2; k <= m; ++k) q(i + k, c) = q(i + k, c) - a(i + k, i) * w;
+}
+
 // Q = H(1) H(2) ... H(n-1) into q (n x n), by backward accumulation; column c is owned by one member.
 template <class Team>
 SGPU_HD void ungtr(const Team& t, int n, Mat1<zc> a, Vec1<zc> tau, Mat1<zc> q) {
@@ -102,13 +112,7 @@ SGPU_HD void ungtr(const Team& t, int n, Mat1<zc> a, Vec1<zc> tau, Mat1<zc> q) {
   for (int i = n - 1; i >= 1; --i) {
     const zc ti = tau[i];
     const int m = n - i;
-    for (int c = t.first(i + 1); c <= n; c += t.step()) {
-      zc w = q(i + 1, c);
-      for (int k = 2; k <= m; ++k) w = w + conj(a(i + k, i)) * q(i + k, c);
-      w = ti * w;
-      q(i + 1, c) = q(i + 1, c) - w;
-      for (int k = 2; k <= m; ++k) q(i + k, c) = q(i + k, c) - a(i + k, i) * w;
-    }
+    for (int c = t.first(i + 1); c <= n; c += t.step()) apply_reflector(a, i, m, ti, q, c);
   }
   t.sync();
 }
@@ -134,11 +138,7 @@ SGPU_HD void ungtr_inplace(const Team& t, int n, Mat1<zc> a, Vec1<zc> tau) {
         for (int k = 2; k <= m; ++k) a(i + k, c) = zc{0.0, 0.0} - a(i + k, i) * ti;
         continue;
       }
-      zc w = a(i + 1, c);
-      for (int k = 2; k <= m; ++k) w = w + conj(a(i + k, i)) * a(i + k, c);
-      w = ti * w;
-      a(i + 1, c) = a(i + 1, c) - w;
-      for (int k = 2; k <= m; ++k) a(i + k, c) = a(i + k, c) - a(i + k, i) * w;
+      apply_reflector(a, i, m, ti, a, c);
     }
   }
   t.sync();
