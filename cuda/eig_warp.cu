@@ -105,39 +105,34 @@ int zheev_team_lanes(int n) {
 
 bool is(char c, char want) { return std::toupper((unsigned char)c) == want; }
 
-// Device buffer freed on scope exit.
-struct DeviceBuffer {
-  void* p = nullptr;
-  ~DeviceBuffer() {
-    if (p) cudaFree(p);
-  }
-};
-
-// Launches launch(grid, block, stream, workspace, ws_per) for `batch` matrices, one warp each,
-// with ws_per doubles of device workspace per warp (launch returns 0 or SGPU_ERR_*); then counts
-// info != 0. 0..batch or SGPU_ERR_*.
+// Launches launch(grid, block, ws, ws_per) on s for `batch` matrices, `per_warp` of them in flight
+// per warp, with ws_per doubles of stream-ordered device workspace per team (freed behind the
+// kernel). Enough warps to fill the GPU several times over, each looping over its matrices; the
+// workspace is capped at kMaxWorkspaceBytes, so large n gets fewer warps rather than gigabytes.
+// 0 or SGPU_ERR_*.
 template <class Launch>
-int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch launch, int teams_per_warp = 1) {
-  cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
+int launch_warps(int64_t batch, int per_warp, int64_t ws_per, cudaStream_t s, Launch launch) {
   int sms = 0, dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
-  // Enough warps to fill the GPU several times over; each warp loops over its matrices. The
-  // workspace (one slot per warp) is capped, so large n gets fewer warps rather than gigabytes
-  // (zheev n = 512 with vectors needs 4.2 MB a warp).
-  const int64_t per_block = (int64_t)kWarpsPerBlock * teams_per_warp;  // matrices in flight per block
-  const int64_t blocks_needed = (batch + per_block - 1) / per_block;
-  int64_t blocks = blocks_needed < (int64_t)sms * 16 ? blocks_needed : (int64_t)sms * 16;
-  const int64_t block_ws_bytes = (int64_t)sizeof(double) * ws_per * per_block;
-  if (block_ws_bytes > 0 && blocks * block_ws_bytes > kMaxWorkspaceBytes)
-    blocks = kMaxWorkspaceBytes / block_ws_bytes > 0 ? kMaxWorkspaceBytes / block_ws_bytes : 1;
-  const int grid = (int)blocks;
-  DeviceBuffer ws;
-  if (ws_per > 0 && cudaMalloc(&ws.p, sizeof(double) * (size_t)ws_per * grid * per_block) != cudaSuccess) {
+  const int64_t per_block = (int64_t)kWarpsPerBlock * per_warp;
+  int64_t blocks = std::min<int64_t>((batch + per_block - 1) / per_block, (int64_t)sms * 16);
+  const int64_t block_ws = (int64_t)sizeof(double) * ws_per * per_block;
+  if (block_ws > 0) blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, kMaxWorkspaceBytes / block_ws));
+  double* ws = nullptr;
+  if (ws_per > 0 && cudaMallocAsync(reinterpret_cast<void**>(&ws), (size_t)(block_ws * blocks), s) != cudaSuccess) {
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE_ALLOC;
   }
-  if (int e = launch(grid, 32 * kWarpsPerBlock, s, static_cast<double*>(ws.p), ws_per)) return e;
+  launch((int)blocks, 32 * kWarpsPerBlock, ws, ws_per);
+  const bool launched = cudaGetLastError() == cudaSuccess;
+  if (ws && cudaFreeAsync(ws, s) != cudaSuccess) (void)cudaGetLastError();
+  return launched ? 0 : SGPU_ERR_DEVICE;
+}
+
+// Waits for the context's stream and counts info != 0: 0..batch or SGPU_ERR_*.
+int count_failures(sgpu_context* ctx, const int* info, int64_t batch) {
+  cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
   if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
   std::vector<int> h(batch);
   if (cudaMemcpyAsync(h.data(), info, sizeof(int) * batch, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
@@ -155,28 +150,15 @@ int run(sgpu_context* ctx, int64_t batch, int64_t ws_per, int* info, Launch laun
 // The dhseqr/dgeev kernels for orders whose slots do not fit in shared memory (eig_smem.cu):
 // one warp per matrix on global memory. Its workspace is stream-ordered (freed behind the kernel).
 int generic_eig(const eig_smem::Job& j, cudaStream_t s) {
-  int sms = 0, dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-    return SGPU_ERR_DEVICE;
   const int64_t ws_per = j.geev ? core::geev_work(j.n) : 0;
-  int64_t blocks = std::min<int64_t>((j.batch + kWarpsPerBlock - 1) / kWarpsPerBlock, (int64_t)sms * 16);
-  const int64_t block_ws = (int64_t)sizeof(double) * ws_per * kWarpsPerBlock;
-  if (block_ws > 0) blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, kMaxWorkspaceBytes / block_ws));
-  double* ws = nullptr;
-  if (ws_per > 0 && cudaMallocAsync(reinterpret_cast<void**>(&ws), (size_t)(block_ws * blocks), s) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE_ALLOC;
-  }
-  const int grid = (int)blocks, block = 32 * kWarpsPerBlock;
-  if (j.geev)
-    k_dgeev<<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.VL, j.ldvl, j.sVL,
-                                   j.Z, j.ldz, j.sZ, j.info, j.batch, ws, ws_per);
-  else
-    k_dhseqr<<<grid, block, 0, s>>>(j.wantt, j.compz, j.n, j.ilo, j.ihi, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.Z,
-                                    j.ldz, j.sZ, j.info, j.batch);
-  const bool launched = cudaGetLastError() == cudaSuccess;
-  if (ws && cudaFreeAsync(ws, s) != cudaSuccess) (void)cudaGetLastError();
-  return launched ? 0 : SGPU_ERR_DEVICE;
+  return launch_warps(j.batch, 1, ws_per, s, [&](int grid, int block, double* ws, int64_t per) {
+    if (j.geev)
+      k_dgeev<<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.VL, j.ldvl,
+                                     j.sVL, j.Z, j.ldz, j.sZ, j.info, j.batch, ws, per);
+    else
+      k_dhseqr<<<grid, block, 0, s>>>(j.wantt, j.compz, j.n, j.ilo, j.ihi, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.Z,
+                                      j.ldz, j.sZ, j.info, j.batch);
+  });
 }
 
 int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh, int64_t strideH,
@@ -233,33 +215,18 @@ int heev_enqueue(const eig_smem::Job& j, cudaStream_t s) {
   if (j.batch == 0) return 0;
   if (heev_team::serves(n, j.wantz))
     return heev_team::launch(j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
-  int sms = 0, dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-    return SGPU_ERR_DEVICE;
   const int p = zheev_team_lanes(n);
-  const int64_t ws_per = core::heev_work(n, j.wantz, core::kHeevNoStedc, p);
-  // Enough warps to fill the GPU several times over, each looping over its matrices; the
-  // workspace (one slot per team) capped at kMaxWorkspaceBytes.
-  const int64_t per_block = (int64_t)kWarpsPerBlock * (32 / p);
-  int64_t blocks = std::min<int64_t>((j.batch + per_block - 1) / per_block, (int64_t)sms * 16);
-  const int64_t block_ws = (int64_t)sizeof(double) * ws_per * per_block;
-  blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, kMaxWorkspaceBytes / block_ws));
-  double* ws = nullptr;
-  if (cudaMallocAsync(reinterpret_cast<void**>(&ws), (size_t)(block_ws * blocks), s) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE_ALLOC;
-  }
-  auto go = [&](auto kernel) {
-    kernel<<<(int)blocks, 32 * kWarpsPerBlock, 0, s>>>(j.wantz, j.lower, n, reinterpret_cast<core::zc*>(j.A), j.lda,
-                                                       j.sA, j.wr, j.sW, j.info, j.batch, ws, ws_per);
-  };
-  if (p == 4) go(k_zheev<4>);
-  else if (p == 8) go(k_zheev<8>);
-  else if (p == 16) go(k_zheev<16>);
-  else go(k_zheev<32>);
-  const bool launched = cudaGetLastError() == cudaSuccess;
-  if (cudaFreeAsync(ws, s) != cudaSuccess) (void)cudaGetLastError();
-  return launched ? 0 : SGPU_ERR_DEVICE;
+  return launch_warps(j.batch, 32 / p, core::heev_work(n, j.wantz, core::kHeevNoStedc, p), s,
+                      [&](int grid, int block, double* ws, int64_t per) {
+                        auto go = [&](auto kernel) {
+                          kernel<<<grid, block, 0, s>>>(j.wantz, j.lower, n, reinterpret_cast<core::zc*>(j.A),
+                                                        j.lda, j.sA, j.wr, j.sW, j.info, j.batch, ws, per);
+                        };
+                        if (p == 4) go(k_zheev<4>);
+                        else if (p == 8) go(k_zheev<8>);
+                        else if (p == 16) go(k_zheev<16>);
+                        else go(k_zheev<32>);
+                      });
 }
 
 int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
@@ -289,10 +256,10 @@ int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int6
                           {&ptr[1], span_bytes(batch, strideW, n, n, 1, sizeof(double)), true},
                           {&ptr[2], sizeof(int) * (size_t)batch, true}};
   return with_device_operands(ctx, ops, 3, [&] {
-    return run(ctx, batch, 0, static_cast<int*>(ptr[2]), [&](int, int, cudaStream_t, double*, int64_t) {
-      return heev_block::launch(ctx, wantz, lower, n, ptr[0], lda, strideA, static_cast<double*>(ptr[1]), strideW,
-                                static_cast<int*>(ptr[2]), batch);
-    });
+    if (int e = heev_block::launch(ctx, wantz, lower, n, ptr[0], lda, strideA, static_cast<double*>(ptr[1]), strideW,
+                                   static_cast<int*>(ptr[2]), batch))
+      return e;
+    return count_failures(ctx, static_cast<int*>(ptr[2]), batch);
   });
 }
 
