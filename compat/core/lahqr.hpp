@@ -59,6 +59,53 @@ SGPU_HD bool bulge_can_start(const M& h, int m, double rt1r, double rt1i, double
   return h00 <= h01;
 }
 
+// The reflector I - tau (1, v2, v3)(1, v2, v3)^T of one bulge step (v3 unused when it has order 2),
+// with t1 = tau, t2 = tau v2, t3 = tau v3.
+struct BulgeReflector {
+  double v2, v3, t1, t2, t3;
+  // Applies it to the NR elements a0, a1 (, a2) of one row or column.
+  template <int NR>
+  SGPU_HD void apply(double& a0, double& a1, double& a2) const {
+    if (NR == 3) {
+      const double sum = a0 + v2 * a1 + v3 * a2;
+      a0 -= sum * t1;
+      a1 -= sum * t2;
+      a2 -= sum * t3;
+    } else {
+      const double sum = a0 + v2 * a1;
+      a0 -= sum * t1;
+      a1 -= sum * t2;
+    }
+  }
+};
+
+// The bulge step's reflector from the left on rows k2..k2+NR-1, columns k2..i2, and from the right
+// on columns k2..k2+NR-1, rows lo..hi, shared by the team. Each element is read into a register
+// before any is written: through a view the compiler cannot tell a column's three elements apart
+// from the others, and wrote then re-read each one.
+template <int NR, class Team>
+SGPU_HD void bulge_rows(const Team& t, const BulgeReflector& r, int k2, int i2, Mat1<double> h) {
+  double x = 0.0;  // the third element where NR = 2
+  for (int j = t.first(k2); j <= i2; j += t.step()) {
+    double a0 = h(k2, j), a1 = h(k2 + 1, j), a2 = NR == 3 ? h(k2 + 2, j) : x;
+    r.apply<NR>(a0, a1, a2);
+    h(k2, j) = a0;
+    h(k2 + 1, j) = a1;
+    if (NR == 3) h(k2 + 2, j) = a2;
+  }
+}
+template <int NR, class Team>
+SGPU_HD void bulge_columns(const Team& t, const BulgeReflector& r, int k2, int lo, int hi, Mat1<double> h) {
+  double x = 0.0;
+  for (int j = t.first(lo); j <= hi; j += t.step()) {
+    double a0 = h(j, k2), a1 = h(j, k2 + 1), a2 = NR == 3 ? h(j, k2 + 2) : x;
+    r.apply<NR>(a0, a1, a2);
+    h(j, k2) = a0;
+    h(j, k2 + 1) = a1;
+    if (NR == 3) h(j, k2 + 2) = a2;
+  }
+}
+
 // Returns info as dlahqr: 0, or i > 0 when eigenvalues i+1..ihi have converged but not the rest.
 template <class Team>
 SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi, Mat1<double> h,
@@ -202,23 +249,13 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
         }
         double t1;
         u0 = larfg3(nr, u0, u1, u2, t1);
-        const double v2 = u1, t2 = t1 * v2, v3 = u2, t3 = t1 * v3;
+        const BulgeReflector r{u1, u2, t1, t1 * u1, t1 * u2};
         // Rows k2..k2+2 from the left (columns k2..i2; column k2-1 is not touched, so the leader's
         // writes to it wait for the sync below instead of a sync of their own).
-        if (nr == 3) {
-          for (int j = t.first(k2); j <= i2; j += t.step()) {
-            double sum = h(k2, j) + v2 * h(k2 + 1, j) + v3 * h(k2 + 2, j);
-            h(k2, j) -= sum * t1;
-            h(k2 + 1, j) -= sum * t2;
-            h(k2 + 2, j) -= sum * t3;
-          }
-        } else {
-          for (int j = t.first(k2); j <= i2; j += t.step()) {
-            double sum = h(k2, j) + v2 * h(k2 + 1, j);
-            h(k2, j) -= sum * t1;
-            h(k2 + 1, j) -= sum * t2;
-          }
-        }
+        if (nr == 3)
+          bulge_rows<3>(t, r, k2, i2, h);
+        else
+          bulge_rows<2>(t, r, k2, i2, h);
         t.sync();  // every member has read the bulge (column k2-1) and finished its rows
         if (t.leader()) {
           if (k2 > m) {
@@ -232,32 +269,11 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
         }
         // Columns k2..k2+2 from the right (rows i1..kend), and Z.
         if (nr == 3) {
-          const int kend = (k2 + 3 < i) ? k2 + 3 : i;
-          for (int j = t.first(i1); j <= kend; j += t.step()) {
-            double sum = h(j, k2) + v2 * h(j, k2 + 1) + v3 * h(j, k2 + 2);
-            h(j, k2) -= sum * t1;
-            h(j, k2 + 1) -= sum * t2;
-            h(j, k2 + 2) -= sum * t3;
-          }
-          if (wantz)
-            for (int j = t.first(iloz); j <= ihiz; j += t.step()) {
-              double sum = z(j, k2) + v2 * z(j, k2 + 1) + v3 * z(j, k2 + 2);
-              z(j, k2) -= sum * t1;
-              z(j, k2 + 1) -= sum * t2;
-              z(j, k2 + 2) -= sum * t3;
-            }
+          bulge_columns<3>(t, r, k2, i1, k2 + 3 < i ? k2 + 3 : i, h);
+          if (wantz) bulge_columns<3>(t, r, k2, iloz, ihiz, z);
         } else {
-          for (int j = t.first(i1); j <= i; j += t.step()) {
-            double sum = h(j, k2) + v2 * h(j, k2 + 1);
-            h(j, k2) -= sum * t1;
-            h(j, k2 + 1) -= sum * t2;
-          }
-          if (wantz)
-            for (int j = t.first(iloz); j <= ihiz; j += t.step()) {
-              double sum = z(j, k2) + v2 * z(j, k2 + 1);
-              z(j, k2) -= sum * t1;
-              z(j, k2 + 1) -= sum * t2;
-            }
+          bulge_columns<2>(t, r, k2, i1, i, h);
+          if (wantz) bulge_columns<2>(t, r, k2, iloz, ihiz, z);
         }
       }
       t.sync();
