@@ -1,6 +1,8 @@
 // The core's tridiagonal bisection (compat/core/bisect.hpp; zheev's GPU block path uses it for
 // jobz N) against LAPACKE_dsterf on random, clustered, graded, split, tiny and huge (at the ends of the
-// range zheev scales into) tridiagonals:
+// range zheev scales into), constant, zero and Wilkinson (pairs of eigenvalues equal to many digits)
+// tridiagonals, one eigenvalue a call (K = 1, the block path) and two side by side (K = 2, the
+// team path):
 // eigenvalues ascending and within 2 * 60 n ulp ||T||_1 of LAPACK's (each solver's error is at most
 // its backward error, Weyl). Runs the CPU core directly (no GPU variant): skips with --backend gpu.
 #include "common.hpp"
@@ -17,9 +19,9 @@ int main(int argc, char** argv) {
   }
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   double worst = 0.0;
-  const char* kinds[] = {"uniform", "clustered", "graded", "split", "tiny", "huge", "constant", "zero"};
-  for (int n : {1, 2, 3, 5, 8, 17, 33, 64, 100, 128, 257, 512})
-    for (int kind = 0; kind < 8; ++kind)
+  const char* kinds[] = {"uniform", "clustered", "graded", "split", "tiny", "huge", "constant", "zero", "wilkinson"};
+  for (int n : {1, 2, 3, 5, 8, 16, 17, 21, 33, 64, 100, 128, 257, 512})
+    for (int kind = 0; kind < 9; ++kind)
       for (int rep = 0; rep < 3; ++rep) {
         std::vector<double> d(n), e(std::max(n - 1, 1), 0.0);
         for (int i = 0; i < n; ++i) {
@@ -33,20 +35,22 @@ int main(int argc, char** argv) {
             case 5: d[i] *= 1e140; if (i + 1 < n) e[i] *= 1e140; break;
             case 6: d[i] = 2.0; if (i + 1 < n) e[i] = 1.0; break;
             case 7: d[i] = 0.0; if (i + 1 < n) e[i] = 0.0; break;
+            case 8: d[i] = std::abs(i - (n - 1) / 2.0); if (i + 1 < n) e[i] = 1.0; break;
           }
         }
-        std::vector<double> ref = d, re = e, w(n);
+        std::vector<double> ref = d, re = e, w(n), w2(n);
         int inf = LAPACKE_dsterf(n, ref.data(), re.data());
         h.expect(inf == 0, "dsterf info %d", inf);
-        core::bisect_all(core::TeamOne{}, n, core::Vec1<double>{d.data(), 1}, core::Vec1<double>{e.data(), 1},
-                         core::Vec1<double>{w.data(), 1});
+        const core::Vec1<double> dv{d.data(), 1}, ev{e.data(), 1};
+        core::bisect_all<1>(core::TeamOne{}, n, dv, ev, core::Vec1<double>{w.data(), 1});
+        core::bisect_all<2>(core::TeamOne{}, n, dv, ev, core::Vec1<double>{w2.data(), 1});
         double tn = 0.0;
         for (int i = 0; i < n; ++i)
           tn = std::max(tn, std::abs(d[i]) + (i > 0 ? std::abs(e[i - 1]) : 0.0) + (i + 1 < n ? std::abs(e[i]) : 0.0));
         double dist = 0.0;
         for (int i = 0; i < n; ++i) {
-          dist = std::max(dist, std::abs(w[i] - ref[i]));
-          if (i + 1 < n) h.expect(w[i] <= w[i + 1], "n=%d %s: not ascending at %d", n, kinds[kind], i);
+          dist = std::max(dist, std::max(std::abs(w[i] - ref[i]), std::abs(w2[i] - ref[i])));
+          if (i + 1 < n) h.expect(w[i] <= w[i + 1] && w2[i] <= w2[i + 1], "n=%d %s: not ascending at %d", n, kinds[kind], i);
         }
         const double r = dist / (2 * 60 * n * ulp * std::max(tn, unfl));
         worst = std::max(worst, r);

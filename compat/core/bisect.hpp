@@ -18,33 +18,53 @@ SGPU_HD double pivot_rcp(double q) {
 // Number of eigenvalues of T (d[1..n], e[1..n-1]) less than x, for K shifts x[0..K) at once (K
 // independent recurrences side by side: the latency of one pivot's reciprocal hides behind the
 // others'): negative pivots of the LDL^T factorization of T - x I, each pivot kept at least pivmin
-// in magnitude (dstebz/dlaebz).
+// in magnitude (dstebz/dlaebz). Also Newton's step -det/det' for det(T - x I) at each shift, from
+// the pivots' derivatives: det = prod q_j, so det'/det = sum q_j'/q_j, with
+// q_j' = -1 + e_{j-1}^2 q_{j-1}' / q_{j-1}^2. The derivatives hang off the pivots' chain (a few
+// multiply-adds beside each reciprocal) and do not change the counts. The step is meaningful only
+// where the shift is not near a pivot's pole; bisect_all uses it only within its safeguards.
 template <int K>
-SGPU_HD void sturm_counts(int n, Vec1<double> d, Vec1<double> e, const double* x, double pivmin, int* count) {
-  double q[K];
+SGPU_HD void sturm_counts(int n, Vec1<double> d, Vec1<double> e, const double* x, double pivmin, int* count,
+                          double* step) {
+  double q[K], dq[K], s[K];
   for (int k = 0; k < K; ++k) {
     q[k] = d[1] - x[k];
     if (fabs(q[k]) < pivmin) q[k] = -pivmin;
     count[k] = q[k] < 0.0;
+    dq[k] = -1.0;
+    s[k] = 0.0;
   }
   for (int j = 2; j <= n; ++j) {
     const double ej = e[j - 1], e2 = ej * ej, dj = d[j];
     for (int k = 0; k < K; ++k) {
-      q[k] = (dj - x[k]) - e2 * pivot_rcp(q[k]);
+      const double r = pivot_rcp(q[k]), dr = dq[k] * r;
+      s[k] += dr;
+      dq[k] = e2 * (dr * r) - 1.0;
+      q[k] = (dj - x[k]) - e2 * r;
       if (fabs(q[k]) < pivmin) q[k] = -pivmin;
       count[k] += q[k] < 0.0;
     }
   }
+  for (int k = 0; k < K; ++k) step[k] = -1.0 / (s[k] + dq[k] * pivot_rcp(q[k]));
 }
 
 // w[1..n] <- the eigenvalues of T, ascending. Every member computes the bounds; member-owned
-// eigenvalues are bisected until the interval is within dstebz's tolerance
+// eigenvalues are narrowed until the interval is within dstebz's tolerance
 // max(ulp * ||T||, 2 ulp * |lambda|, pivmin); the leader then restores the order that ties may break
 // in the last bit. As for dstebz, the caller scales T first (zheev brings ||A|| into
 // [sqrt(safmin/ulp), sqrt(ulp/safmin)], about [1e-146, 1e146]): e^2 must not overflow, and pivmin
 // (safmin-sized) must be negligible against ||T||. Finite input assumed (screened by the callers).
-// K: eigenvalues a member bisects side by side (the small-n zheev, whose members own n / P <= 2
+// K: eigenvalues a member narrows side by side (the small-n zheev, whose members own n / P <= 2
 // of them, takes 2; the block path, one or two per thread, 1).
+//
+// How an interval [lo, hi] narrows: by bisection (dstebz's method) until it holds eigenvalue i
+// alone (count(lo) = i - 1, count(hi) = i), then by Newton's steps on det(T - x I), safeguarded as
+// rtsafe: a step is taken only if it lands inside the interval and is at most half the previous
+// one, else the midpoint. Every shift's count moves one end, so the interval stays a bracket of
+// eigenvalue i, and the answer is its midpoint once it is within the tolerance, as in bisection:
+// the accuracy is the same, reached in fewer counts (about 52 halvings an eigenvalue otherwise).
+// Where Newton's step falls below a quarter of the tolerance, the shift overshoots it by that much,
+// so that the count lands on the far side of the eigenvalue and closes the bracket.
 template <int K = 1, class Team>
 SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w) {
   // Gershgorin interval and the pivot threshold, as dstebz.
@@ -66,41 +86,59 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
   gl -= fudge * tnorm * Mach::ulp * n + fudge * 2.0 * pivmin;
   gu += fudge * tnorm * Mach::ulp * n + fudge * 2.0 * pivmin;
   const double atol = Mach::ulp * tnorm, rtol = 2.0 * Mach::ulp;
-  // A member's eigenvalues K at a time, bisected side by side (a finished one idles, its
-  // count still taken, until the group is done); each one's sequence of midpoints is the same as
-  // bisecting it alone.
+  // A member's eigenvalues K at a time, narrowed side by side (a finished one idles, its count
+  // still taken, until the group is done).
   const int stride = t.step();
   for (int i0 = t.first(1); i0 <= n; i0 += K * stride) {
-    double lo[K], hi[K], mid[K];
-    int cnt[K];
+    double lo[K], hi[K], x[K], step[K], last[K];
+    int clo[K], chi[K], cnt[K], want[K];
     bool live[K];
     for (int k = 0; k < K; ++k) {
+      want[k] = i0 + k * stride;
       lo[k] = gl;
       hi[k] = gu;
-      live[k] = i0 + k * stride <= n;
+      clo[k] = 0;
+      chi[k] = n;
+      live[k] = want[k] <= n;
+      step[k] = NAN;  // no Newton step yet
+      last[k] = INFINITY;
     }
-    // 64 halvings take any interval of doubles below the tolerance; the bound only guards a hang.
-    for (int it = 0; it < 128; ++it) {
+    // 64 halvings take any interval of doubles below the tolerance, and at most every other shift
+    // is Newton's; the bound only guards a hang.
+    for (int it = 0; it < 160; ++it) {
       bool any = false;
       for (int k = 0; k < K; ++k) {
-        if (live[k] && hi[k] - lo[k] <= dmax(dmax(atol, pivmin), rtol * dmax(fabs(lo[k]), fabs(hi[k]))))
-          live[k] = false;
-        mid[k] = 0.5 * (lo[k] + hi[k]);
-        if (live[k] && (mid[k] <= lo[k] || mid[k] >= hi[k])) live[k] = false;
+        const double tol = dmax(dmax(atol, pivmin), rtol * dmax(fabs(lo[k]), fabs(hi[k])));
+        if (live[k] && hi[k] - lo[k] <= tol) live[k] = false;
+        const double mid = 0.5 * (lo[k] + hi[k]);
+        double p = mid;
+        const bool alone = clo[k] == want[k] - 1 && chi[k] == want[k];
+        if (alone && fabs(step[k]) <= 0.5 * last[k]) {  // false while step is NaN
+          const double xn = x[k] + step[k];
+          const double pn = fabs(step[k]) <= 0.25 * tol ? xn + copysign(0.25 * tol, step[k]) : xn;
+          if (pn > lo[k] && pn < hi[k]) p = pn;
+        }
+        if (p == mid) last[k] = INFINITY;  // a bisection: the next Newton step starts afresh
+        else last[k] = fabs(step[k]);
+        if (live[k] && (p <= lo[k] || p >= hi[k])) live[k] = false;
+        x[k] = p;
         any = any || live[k];
       }
       if (!any) break;
-      sturm_counts<K>(n, d, e, mid, pivmin, cnt);
+      sturm_counts<K>(n, d, e, x, pivmin, cnt, step);
       for (int k = 0; k < K; ++k)
         if (live[k]) {
-          if (cnt[k] >= i0 + k * stride)
-            hi[k] = mid[k];
-          else
-            lo[k] = mid[k];
+          if (cnt[k] >= want[k]) {
+            hi[k] = x[k];
+            chi[k] = cnt[k];
+          } else {
+            lo[k] = x[k];
+            clo[k] = cnt[k];
+          }
         }
     }
     for (int k = 0; k < K; ++k)
-      if (i0 + k * stride <= n) w[i0 + k * stride] = 0.5 * (lo[k] + hi[k]);
+      if (want[k] <= n) w[want[k]] = 0.5 * (lo[k] + hi[k]);
   }
   t.sync();
   if (t.leader())
