@@ -121,12 +121,15 @@ namespace {
 //   n = 16: N 19.9 (4) 11.7 (8) 14.0 (16) 24.0 (32) [10.5];  V 38.5 (4) 39.8 (8) 46.8 (16) 37.6 (32) [43.9]
 //   n = 32: N 41.5 (8) 20.7 (16) 19.4 (32) [11.9];  V 112.7 (8) 80.6 (16) 62.5 (32) [98.0]
 // jobz N is bound by bisection's arithmetic, not by memory: the global path's higher occupancy
-// wins from n = 16. Orders between rows take the next row's settings.
+// won from n = 16. After Newton's steps in the bisection (465d8d7; same sweep, jobz N):
+//   n = 4: 9.96 (2) 13.5 (4) 20.7 (8) [19.3];  n = 8: 9.60 (2) 7.37 (4) 10.1 (8) 17.6 (16) [10.6]
+//   n = 16: 12.3 (4) 8.65 (8) 9.21 (16) 16.6 (32) [9.11];  n = 32: 24.8 (8) 14.1 (16) 13.6 (32) [10.2]
+// so n = 16 moved to shared memory. Orders between rows take the next row's settings.
 struct Row {
   int n, lanes_n, lanes_v;
   bool shared_n;
 };
-constexpr Row kTable[] = {{4, 2, 2, true}, {8, 4, 4, true}, {16, 8, 32, false}, {32, 16, 32, false}};
+constexpr Row kTable[] = {{4, 2, 2, true}, {8, 4, 4, true}, {16, 8, 32, true}, {32, 16, 32, false}};
 
 const Row& row_for(int n) {
   for (const Row& r : kTable)
