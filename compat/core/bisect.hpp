@@ -65,14 +65,8 @@ SGPU_HD void sturm_counts(int n, Vec1<double> d, Vec1<double> e, const double* x
 // the accuracy is the same, reached in fewer counts (about 52 halvings an eigenvalue otherwise).
 // Where Newton's step falls below a quarter of the tolerance, the shift overshoots it by that much,
 // so that the count lands on the far side of the eigenvalue and closes the bracket.
-//
-// With `counts` (n doubles every member can read, not w), the team first counts at n points
-// spread evenly over the Gershgorin interval, each member K of them side by side, and every
-// eigenvalue starts from the two neighbouring points that bracket it: one pass instead of the
-// first log2(n + 1) halvings, after which most eigenvalues are alone and take Newton's steps.
 template <int K = 1, class Team>
-SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w,
-                        double* counts = nullptr) {
+SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w) {
   // Gershgorin interval and the pivot threshold, as dstebz.
   double gl = d[1], gu = d[1], emax2 = 0.0;
   for (int j = 1; j <= n; ++j) {
@@ -92,23 +86,9 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
   gl -= fudge * tnorm * Mach::ulp * n + fudge * 2.0 * pivmin;
   gu += fudge * tnorm * Mach::ulp * n + fudge * 2.0 * pivmin;
   const double atol = Mach::ulp * tnorm, rtol = 2.0 * Mach::ulp;
-  const int stride = t.step();
-  // Point j of the first pass (j = 0..n-1), the same expression wherever it is needed.
-  const double h = (gu - gl) / (n + 1);
-  auto point = [&](int j) { return gl + (j + 1) * h; };
-  if (counts) {
-    for (int j0 = t.first(0); j0 < n; j0 += K * stride) {
-      double xs[K], st[K];
-      int cs[K];
-      for (int k = 0; k < K; ++k) xs[k] = point(j0 + k * stride < n ? j0 + k * stride : n - 1);
-      sturm_counts<K>(n, d, e, xs, pivmin, cs, st);
-      for (int k = 0; k < K; ++k)
-        if (j0 + k * stride < n) counts[j0 + k * stride] = cs[k];
-    }
-    t.sync();
-  }
   // A member's eigenvalues K at a time, narrowed side by side (a finished one idles, its count
   // still taken, until the group is done).
+  const int stride = t.step();
   for (int i0 = t.first(1); i0 <= n; i0 += K * stride) {
     double lo[K], hi[K], x[K], step[K], last[K];
     int clo[K], chi[K], cnt[K], want[K];
@@ -122,17 +102,6 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
       live[k] = want[k] <= n;
       step[k] = NAN;  // no Newton step yet
       last[k] = INFINITY;
-      if (counts && live[k])
-        for (int j = 0; j < n; ++j) {
-          const int c = (int)counts[j];
-          if (c >= want[k]) {
-            hi[k] = point(j);
-            chi[k] = c;
-            break;
-          }
-          lo[k] = point(j);
-          clo[k] = c;
-        }
     }
     // 64 halvings take any interval of doubles below the tolerance, and at most every other shift
     // is Newton's; the bound only guards a hang.

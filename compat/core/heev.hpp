@@ -150,7 +150,7 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
     if (t.step() == 1) {
       info = sterf(t, n, d, er);
     } else {
-      bisect_all<2>(t, n, d, er, cw, &sw[1]);
+      bisect_all<2>(t, n, d, er, cw);
       for (int i = t.first(1); i <= n; i += t.step()) d[i] = cw[i];
       t.sync();
     }
