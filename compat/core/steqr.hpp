@@ -144,6 +144,24 @@ SGPU_HD void rot_sequence(const Team& t, int nz, Mat1<T> z, int c0, int mm, Vec1
   t.sync();
 }
 
+// The same for a complex Z: with its rows contiguous (rs = 1) it is, for a real rotation, a real
+// matrix of 2 nz rows (real and imaginary parts interleaved), so the members share 2 nz rows of
+// real arithmetic instead of nz rows of complex (the same operations on each part): a team wider
+// than nz keeps all its members busy.
+template <class Team>
+SGPU_HD void rot_sequence_rows(const Team& t, int nz, Mat1<zc> z, int c0, int mm, Vec1<double> cw, Vec1<double> sw,
+                               bool forward) {
+  if (z.rs == 1)
+    rot_sequence(t, 2 * nz, Mat1<double>{reinterpret_cast<double*>(z.p), 1, 2 * z.cs}, c0, mm, cw, sw, forward);
+  else
+    rot_sequence(t, nz, z, c0, mm, cw, sw, forward);
+}
+template <class Team>
+SGPU_HD void rot_sequence_rows(const Team& t, int nz, Mat1<double> z, int c0, int mm, Vec1<double> cw,
+                               Vec1<double> sw, bool forward) {
+  rot_sequence(t, nz, z, c0, mm, cw, sw, forward);
+}
+
 // Where a sweep's rotations go. The chain below hands rotation i of a sweep to set(i, c, s) and
 // then calls apply(c0, mm, forward) (dlasr('R', 'V', forward ? 'F' : 'B') on columns
 // c0..c0+mm-1); at the end it calls swap(i, k) for each exchange of the final sort. RotApply
@@ -169,7 +187,7 @@ struct RotApply {
   }
   SGPU_HD void apply(int c0, int mm, bool forward) const {
     t.sync();
-    rot_sequence(t, nz, z, c0, mm, c, s, forward);
+    rot_sequence_rows(t, nz, z, c0, mm, c, s, forward);
   }
   SGPU_HD void swap(int i, int k) const {
     for (int r = t.first(1); r <= nz; r += t.step()) {
