@@ -13,23 +13,12 @@ namespace smem_slots {
 // Copies cnt matrices of rows x cols doubles between global memory (element (r, c) of matrix b at
 // g[b*sg + r + c*ldg]) and the warp's slots (s[b*slot + r + c*lds]): consecutive lanes on
 // consecutive elements, so packed data is read and written coalesced.
-// k / m for 0 <= k < 2^23 and m >= 1: the float reciprocal's quotient, off by at most one, then
-// corrected exactly (an integer division is a long instruction sequence on the GPU: it was 6% of
-// the small-n zheev kernel's instructions, per element copied).
-__device__ __forceinline__ int quot(int k, int m, float rm) {
-  int q = __float2int_rz((float)k * rm);
-  if (q * m > k) --q;
-  else if ((q + 1) * m <= k) ++q;
-  return q;
-}
-
 template <bool kToShared>
 __device__ __forceinline__ void warp_copy(int lane, int cnt, int rows, int cols, double* g, int64_t ldg, int64_t sg,
                                           double* s, int lds, int64_t slot) {
-  const int per = rows * cols, total = cnt * per;  // at most 32 x 64 x 128 doubles: below 2^23
-  const float rper = 1.0f / (float)per, rrows = 1.0f / (float)rows;
+  const int per = rows * cols, total = cnt * per;
   for (int k = lane; k < total; k += 32) {
-    const int b = quot(k, per, rper), e = k - b * per, c = quot(e, rows, rrows), r = e - c * rows;
+    const int b = k / per, e = k - b * per, c = e / rows, r = e - c * rows;
     double* gp = g + b * sg + r + (int64_t)c * ldg;
     double* sp = s + b * slot + r + (int64_t)c * lds;
     if (kToShared) *sp = *gp;

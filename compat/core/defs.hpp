@@ -125,9 +125,6 @@ SGPU_HD double lapy2(double x, double y) {
   double xa = fabs(x), ya = fabs(y);
   double w = dmax(xa, ya), z = dmin(xa, ya);
   if (z == 0.0 || w > 1.7976931348623157e308) return w;
-  // Both squares normal and their sum finite: the plain formula (no division; within an ulp or
-  // two as the scaled one).
-  if (z >= 1e-140 && w <= 1e140) return sqrt(xa * xa + ya * ya);
   double q = z / w;
   return w * sqrt(1.0 + q * q);
 }
