@@ -36,15 +36,18 @@ for n in ${APPLY_N:-}; do
 done 2>&1 | tee "$out/heev_apply.txt"
 # The small-n paths at the full-size batches, device-resident, for the orders in SMALL_N: the
 # global-memory warp path (SGPU_HEEV_SMALL=global) against the shared-memory kernel
-# (SGPU_HEEV_SMALL=shared) with each lane count P from n / 4 to 2n (SGPU_HEEV_TEAM).
+# (SGPU_HEEV_SMALL=shared) with each lane count P from n / 4 to 2n (SGPU_HEEV_TEAM), the shared
+# kernel's vectors by each method in SMALL_VECTORS (SGPU_HEEV_VECTORS; default inverse).
 for n in ${SMALL_N:-}; do
   echo "SGPU_HEEV_SMALL=global n=$n"
   SGPU_HEEV_SMALL=global build/bench/sgpu_heev_bench --sgpu-only --only-n $n 2>&1 | grep "^| $n |"
-  for p in 2 4 8 16 32; do
-    [ $((4 * p)) -lt $n ] && continue
-    [ $p -gt $((2 * n)) ] && continue
-    echo "shared memory, SGPU_HEEV_TEAM=$p n=$n"
-    SGPU_HEEV_SMALL=shared SGPU_HEEV_TEAM=$p build/bench/sgpu_heev_bench --sgpu-only --only-n $n 2>&1 | grep "^| $n |"
+  for v in ${SMALL_VECTORS:-inverse}; do
+    for p in 2 4 8 16 32; do
+      [ $((4 * p)) -lt $n ] && continue
+      [ $p -gt $((2 * n)) ] && continue
+      echo "shared memory, SGPU_HEEV_VECTORS=$v SGPU_HEEV_TEAM=$p n=$n"
+      SGPU_HEEV_VECTORS=$v SGPU_HEEV_SMALL=shared SGPU_HEEV_TEAM=$p build/bench/sgpu_heev_bench --sgpu-only --only-n $n 2>&1 | grep "^| $n |"
+    done
   done
 done 2>&1 | tee "$out/heev_small.txt"
 # Lanes per matrix of the small-n path (SGPU_HEEV_TEAM), for the orders in TEAM_N.

@@ -4,8 +4,9 @@
 // zhetd2, Q formed in place, then dsteqr or dsterf) on its slot, and the warp copies the
 // eigenvalues (and vectors) back the same way. Each matrix passes through global memory once each
 // way; every step in between works on shared memory. The slot is the matrix plus about 11 n
-// doubles, and for vectors 2 n per lane (each lane's copy of the QL/QR chain's d and e): Q is
-// formed in place of the reflectors.
+// doubles; Q is formed in place of the reflectors. Vectors come by inverse iteration (bisection,
+// dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane), or, with
+// SGPU_HEEV_VECTORS=chain, by the QL/QR chain (2 n per lane: each lane's copy of its d and e).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -37,13 +38,16 @@ constexpr int kMaxWarpsPerBlock = 4;
 struct Slot {
   int ld;          // complex elements; odd, so a row's elements fall in distinct banks
   int64_t w, work, size;  // doubles
-  __host__ __device__ Slot(int n, bool wantz, int lanes) {
+  __host__ __device__ Slot(int n, bool wantz, int lanes, int mode) {
     ld = n | 1;
     w = 2 * (int64_t)n * ld;
     work = w + n;
-    size = (work + core::heev_work(n, wantz, core::kHeevNoStedc, lanes)) | 1;  // odd: neighbours' slots in distinct banks
+    size = (work + core::heev_work(n, wantz, mode, lanes)) | 1;  // odd: neighbours' slots in distinct banks
   }
 };
+
+// core::heev's vectors: kHeevInverse (inverse iteration) or kHeevNoStedc (the QL/QR chain).
+constexpr int mode_for(bool inverse) { return inverse ? core::kHeevInverse : core::kHeevNoStedc; }
 
 struct Args {
   bool lower;
@@ -56,14 +60,15 @@ struct Args {
   int64_t batch;
 };
 
-template <int P, bool kWantz>
+template <int P, bool kWantz, bool kInverse>
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args g) {
   extern __shared__ double sm[];
   constexpr int kTeams = 32 / P;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, team = lane / P;
   const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
   const int n = g.n;
-  const Slot sl(n, kWantz, P);
+  constexpr int kMode = mode_for(kInverse);
+  const Slot sl(n, kWantz, P, kMode);
   double* slots = sm + (int64_t)warp * kTeams * sl.size;
   double* my = slots + team * sl.size;
   const int64_t wpb = blockDim.x / 32, stride = (int64_t)gridDim.x * wpb * kTeams;
@@ -74,7 +79,7 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
     __syncwarp();
     if (team < cnt) {
       const int r = core::heev(t, kWantz, g.lower, n, Mat1<zc>{reinterpret_cast<zc*>(my), 1, sl.ld},
-                               Vec1<double>{my + sl.w, 1}, my + sl.work, core::kHeevNoStedc);
+                               Vec1<double>{my + sl.w, 1}, my + sl.work, kMode);
       if (t.leader()) g.info[b0 + team] = r;
     }
     __syncwarp();
@@ -87,15 +92,25 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
 
 using Kernel = void (*)(const Args);
 
-template <bool kWantz>
+template <bool kWantz, bool kInverse>
 Kernel kernel_for(int lanes) {
   switch (lanes) {
-    case 2: return k_heev_team<2, kWantz>;
-    case 4: return k_heev_team<4, kWantz>;
-    case 8: return k_heev_team<8, kWantz>;
-    case 16: return k_heev_team<16, kWantz>;
-    default: return k_heev_team<32, kWantz>;
+    case 2: return k_heev_team<2, kWantz, kInverse>;
+    case 4: return k_heev_team<4, kWantz, kInverse>;
+    case 8: return k_heev_team<8, kWantz, kInverse>;
+    case 16: return k_heev_team<16, kWantz, kInverse>;
+    default: return k_heev_team<32, kWantz, kInverse>;
   }
+}
+
+// Vectors by the QL/QR chain instead of inverse iteration: SGPU_HEEV_VECTORS=chain (a benchmark
+// hook, to compare the two on the same build).
+bool env_chain() {
+  static const bool v = [] {
+    const char* e = std::getenv("SGPU_HEEV_VECTORS");
+    return e && std::strcmp(e, "chain") == 0;
+  }();
+  return v;
 }
 
 int env_lanes() {
@@ -169,14 +184,15 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   // The table's P, widened until one warp's slots fit in a block (n = 32 fits from P = 4 on the
   // H100's 227 KB).
   int p = team_lanes(n, wantz);
+  const bool inverse = wantz && !env_chain();
   size_t warp_bytes = 0;
   for (;; p *= 2) {
-    warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p).size * (32 / p);
+    warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p, mode_for(inverse)).size * (32 / p);
     if (warp_bytes <= (size_t)optin) break;
     if (p == 32) return SGPU_ERR_DEVICE;
   }
   const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / warp_bytes);
-  const Kernel k = wantz ? kernel_for<true>(p) : kernel_for<false>(p);
+  const Kernel k = !wantz ? kernel_for<false, false>(p) : inverse ? kernel_for<true, true>(p) : kernel_for<true, false>(p);
   smem_slots::Shape shape;
   if (smem_slots::block_shape(k, warp_bytes, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
   // One block per group of matrices: the block scheduler balances the matrices' uneven iteration

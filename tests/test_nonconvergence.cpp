@@ -4,10 +4,12 @@
 //  - dgeev/dhseqr: info = i > 0 and eigenvalues i+1:n (and 1:ilo-1) are eigenvalues of A,
 //    matched to distinct LAPACKE eigenvalues within the first-order bound; with the Schur form
 //    wanted, H is still cleared below the subdiagonal;
-//  - zheev: 0 < info < n, everything finite.
+//  - zheev: 0 < info < n, everything finite; with vectors by inverse iteration (kHeevInverse), info
+//    = n (every vector failed: no random matrix splits), eigenvalues and vectors still finite.
 // Runs the CPU core directly (no GPU variant): skips with --backend gpu.
 #define SGPU_CORE_LAHQR_ITMAX(nh) 4  // 5 sweeps per deflation: many partial failures
 #define SGPU_CORE_STEQR_MAXIT 1
+#define SGPU_CORE_STEIN_MAXITS 2  // inverse iteration accepts a vector after its third solve at the earliest
 #include "common.hpp"
 #include "core/geev.hpp"
 #include "core/heev.hpp"
@@ -85,6 +87,16 @@ int main(int argc, char** argv) {
         bool finite = true;
         for (double x : w) finite = finite && std::isfinite(x);
         h.expect(hinfo >= 0 && hinfo < n && finite, "heev n=%d wantz=%d: info %d, finite %d", n, wantz, hinfo, finite);
+      }
+      {
+        auto a = ha;
+        std::vector<double> iw(core::heev_work(n, true, core::kHeevInverse, 1));
+        int hinfo = core::heev(core::TeamOne{}, true, true, n, core::Mat1<core::zc>{reinterpret_cast<core::zc*>(a.data()), 1, n},
+                               core::Vec1<double>{w.data(), 1}, iw.data(), core::kHeevInverse);
+        bool finite = true;
+        for (double x : w) finite = finite && std::isfinite(x);
+        for (cd x : a) finite = finite && std::isfinite(x.real()) && std::isfinite(x.imag());
+        h.expect(hinfo == n && finite, "heev (inverse iteration) n=%d: info %d, finite %d", n, hinfo, finite);
       }
     }
   }

@@ -100,6 +100,7 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
       clo[k] = 0;
       chi[k] = n;
       live[k] = want[k] <= n;
+      x[k] = 0.0;
       step[k] = NAN;  // no Newton step yet
       last[k] = INFINITY;
     }

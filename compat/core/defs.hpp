@@ -26,6 +26,9 @@
 #ifndef SGPU_CORE_STEQR_MAXIT
 #define SGPU_CORE_STEQR_MAXIT 30  // dsteqr/dsterf: maxit * n sweeps in all
 #endif
+#ifndef SGPU_CORE_STEIN_MAXITS
+#define SGPU_CORE_STEIN_MAXITS 5  // dstein: inverse iterations per eigenvector
+#endif
 
 namespace sgpu {
 namespace core {

@@ -3,11 +3,13 @@
 // then as zheevd: values by the root-free QL/QR (dsterf; a team wider than one: bisection, as
 // dstebz); vectors by implicit QL/QR accumulated into the unitary factor (dsteqr, Q formed in place
 // of the reflectors) up to kStedcLeaf, above it by divide and conquer (dstedc) on a real Z
-// followed by the product Q Z (zlacrm).
+// followed by the product Q Z (zlacrm). A caller may instead ask for the vectors as zheevx finds
+// them: values by bisection, the real Z by inverse iteration (dstein), then Q Z.
 #pragma once
 #include "bisect.hpp"
 #include "hetrd.hpp"
 #include "stedc.hpp"
+#include "stein.hpp"
 #include "steqr.hpp"
 
 namespace sgpu {
@@ -17,15 +19,23 @@ namespace core {
 // that keeps the QL/QR chain passes kHeevNoStedc (the GPU's warp path, n <= 32: its code as it was
 // measured and tested before divide and conquer).
 constexpr int kHeevNoStedc = 1 << 30;
-SGPU_HD bool heev_uses_stedc(int n, bool wantz, int dc_from) { return wantz && n >= dc_from; }
+// In place of dc_from: no divide and conquer, and vectors by bisection and inverse iteration
+// instead of the chain (the GPU's team path: every member finds its own vectors, where the chain
+// runs n^2 dependent rotations through one; docs/performance.md).
+constexpr int kHeevInverse = kHeevNoStedc + 1;
+SGPU_HD bool heev_uses_stedc(int n, bool wantz, int dc_from) { return wantz && dc_from < kHeevNoStedc && n >= dc_from; }
 
 // Doubles of workspace one matrix needs: d, er, cw, sw (n each), e, tau, y (n complex each); with
 // divide and conquer also Q (n x n complex), the real Z (n x n) and stedc's workspace (its ints
 // in doubles' room). Without it Q is formed in A itself, and a team of `members` > 1 needs each
-// member's own copy of d and e for the QL/QR chain (2 n per member).
+// member's own copy of d and e for the QL/QR chain (2 n per member). Inverse iteration (kHeevInverse)
+// needs the real Z (n x heev_ldz(n)) and each member's scratch (stein_member_work).
+SGPU_HD int heev_ldz(int n) { return n | 1; }  // odd: members reading their own columns hit distinct banks
 SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1, int members = 1) {
   if (heev_uses_stedc(n, wantz, dc_from))
     return 10 * (int64_t)n + 3 * (int64_t)n * n + stedc_work(n) + (stedc_iwork(n) + 1) / 2;
+  if (wantz && dc_from == kHeevInverse)
+    return 10 * (int64_t)n + (int64_t)n * heev_ldz(n) + stein_member_work(n) * members;
   return 10 * (int64_t)n + (wantz && members > 1 ? 2 * (int64_t)n * members : 0);
 }
 
@@ -41,7 +51,8 @@ SGPU_HD double heev_scale(double anrm) {
 
 // Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
 // eigenvalues, unordered, in that case; with divide and conquer i is the failing leaf's row and
-// w is not meaningful). Non-finite input: w and (wantz) A are NaN, info = n.
+// w is not meaningful). With inverse iteration, i > 0 is the number of eigenvectors whose iteration
+// failed (zheevx's count; w holds every eigenvalue, and every vector is still stored). Non-finite input: w and (wantz) A are NaN, info = n.
 template <class Team>
 SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<double> w, double* work,
                  int dc_from = kStedcLeaf + 1) {
@@ -88,7 +99,8 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
   Vec1<zc> e{zw, 1}, tau{zw + n, 1}, y{zw + 2 * n, 1};
   // (The first test folds away where the caller passes kHeevNoStedc: its kernels then carry no
   // divide-and-conquer code or stack.)
-  const bool dc = dc_from < kHeevNoStedc && heev_uses_stedc(n, wantz, dc_from);
+  const bool dc = heev_uses_stedc(n, wantz, dc_from);
+  const bool inverse = wantz && dc_from == kHeevInverse;
 
   // Scale the matrix to an allowable range, if necessary.
   const double sigma = heev_scale(anrm);
@@ -118,6 +130,38 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
         }
         a(r, c) = zc{sr, si};
       }
+  } else if (inverse) {
+    // Q in place of the reflectors; eigenvalues by bisection and the real Z by inverse iteration
+    // (into cw and z; sw holds their ascending order); then A = Q Z row by row, the columns taken
+    // in that order: each member keeps its row of Q in its stein scratch (free again by then).
+    ungtr_inplace(t, n, a, tau);
+    phase_scale(t, n, e, er, y, true, n, a);
+    const int p = t.step(), rank = t.first(0);
+    const Mat1<double> z{work + 10 * (int64_t)n, 1, heev_ldz(n)};
+    double* scratch = work + 10 * (int64_t)n + (int64_t)n * heev_ldz(n);
+    const Vec1<int> order{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1};
+    info = stebz_stein(t, n, d, er, cw, z, order, scratch);
+    const Vec1<double> row{scratch + rank, p};  // re and im of Q(r, k) at 2k - 1 and 2k
+    for (int r = t.first(1); r <= n; r += p) {
+      for (int k = 1; k <= n; ++k) {
+        const zc q = a(r, k);
+        row[2 * k - 1] = q.re;
+        row[2 * k] = q.im;
+      }
+      for (int c = 1; c <= n; ++c) {
+        const int oc = order[c];
+        double sr = 0.0, si = 0.0;
+        for (int k = 1; k <= n; ++k) {
+          const double zk = z(k, oc);
+          sr += row[2 * k - 1] * zk;
+          si += row[2 * k] * zk;
+        }
+        a(r, c) = zc{sr, si};
+      }
+    }
+    t.sync();  // every member has read d (in stebz_stein) before it is overwritten
+    for (int i = t.first(1); i <= n; i += p) d[i] = cw[order[i]];
+    t.sync();
   } else if (wantz) {
     // Q in place of the reflectors, then implicit QL/QR with the rotations accumulated into it
     // (dsteqr). Every member runs the chain on its own copy of d and e (interleaved, so a team's

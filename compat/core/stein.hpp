@@ -1,0 +1,266 @@
+// Eigenvectors of a real symmetric tridiagonal matrix by inverse iteration, the method of LAPACK's
+// dstein (with dlagtf's pivoted factorization and dlagts's guarded solve), for all n eigenvalues at
+// once, as bisect_all delivers them (ascending). Every eigenvector is found on its own, from its
+// eigenvalue, in a few O(n) solves; only eigenvalues closer than dstein's 1e-3 ||T|| form a cluster,
+// whose vectors are reorthogonalized in order by modified Gram-Schmidt. A team's members therefore
+// take whole clusters each and need no synchronization until the end: the QL/QR chain (dsteqr)
+// runs n^2 dependent rotations through one member instead (docs/performance.md, "zheev").
+//
+// Where this differs from dstein, and why:
+// - The start vector of eigenvector j is a hash of (j, i) in (-1, 1) instead of dlarnv's stream,
+//   so that it does not depend on which member computes j, or when.
+// - The factorization is formed again with each solve, fused with the forward substitution: a
+//   member then keeps two diagonals (2 n doubles) and the interchanges (a bit a row), not dlagtf's
+//   four arrays; the arithmetic is the same.
+#pragma once
+#include "bisect.hpp"
+
+namespace sgpu {
+namespace core {
+
+// Doubles of scratch one member needs: the factor's two stored diagonals (2 n) and its row
+// interchanges, 32 rows to a word (each word in a double's room).
+SGPU_HD int64_t stein_member_work(int n) { return 2 * (int64_t)n + (n + 31) / 32; }
+
+// Element i of the start vector of eigenvector j, in [-1, 1): splitmix64 of (j, i).
+SGPU_HD double stein_start(int j, int i) {
+  uint64_t z = (((uint64_t)(uint32_t)j << 32) | (uint32_t)i) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return (double)(int64_t)z * 0x1p-63;
+}
+
+// a / b by the reciprocal where b lies in its range (see rcp_in_range), else by a division.
+SGPU_HD double stein_div(double a, double b) {
+  const double m = fabs(b);
+  return m >= 1e-280 && m <= 1e280 ? a * rcp_in_range(b) : a / b;
+}
+
+// A member's scratch: the U factor's diagonal u and first superdiagonal v where a row was not
+// interchanged (an interchanged row of U is (e_k, d_{k+1} - x, e_{k+1}), read back from T), and the
+// interchange bits.
+struct SteinScratch {
+  Vec1<double> u, v;
+  Vec1<uint32_t> piv;  // word w (1-based) holds rows 32 (w - 1) + 1 .. 32 w
+};
+
+// One inverse-iteration solve in place of y: y <- (T - x I)^{-1} (s y), with dstein's scaling
+// s = n onenrm max(ulp, |u_nn|) / ||y||_inf of the right-hand side. The LU factorization of T - x I
+// with dlagtf's scaled partial pivoting is formed row by row together with the forward
+// substitution (P L^{-1} y); s, which needs the last pivot u_nn, is applied in the back
+// substitution. That perturbs a pivot, as dlagts with job = -1, only where the quotient would
+// overflow: by dlagts's tolerance (ulp-sized against U's largest entry), doubled until it fits.
+SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double onenrm, Vec1<double> y,
+                         const SteinScratch& s) {
+  // Forward: the current row k is (ak, bk) in columns k, k + 1; row k + 1 is T's.
+  double ak = d[1] - x, bk = e[1], scale1 = fabs(ak) + fabs(bk), yk = y[1];
+  double ymax = fabs(yk), umax = 0.0;
+  uint32_t word = 0;
+  for (int k = 1; k < n; ++k) {
+    const double ak1 = d[k + 1] - x, ek = e[k], bk1 = k + 1 < n ? e[k + 1] : 0.0;
+    const double scale2 = fabs(ek) + fabs(ak1) + fabs(bk1), yk1 = y[k + 1];
+    ymax = dmax(ymax, fabs(yk1));
+    // dlagtf interchanges where |e_k| / scale2 > |a_k| / scale1 (here cross-multiplied; a zero
+    // a_k with e_k nonzero always interchanges).
+    const bool swap = ek != 0.0 && (ak == 0.0 || fabs(ek) * scale1 > fabs(ak) * scale2);
+    if (!swap) {
+      s.u[k] = ak;
+      s.v[k] = bk;
+      umax = dmax(umax, dmax(fabs(ak), fabs(bk)));
+      y[k] = yk;
+      if (ek != 0.0) {
+        const double c = stein_div(ek, ak);
+        ak = ak1 - c * bk;
+        yk = yk1 - c * yk;
+      } else {
+        ak = ak1;
+        yk = yk1;
+      }
+      bk = bk1;
+      scale1 = scale2;
+    } else {
+      const double m = stein_div(ak, ek);
+      s.u[k] = ek;
+      s.v[k] = ak1;
+      umax = dmax(umax, dmax(dmax(fabs(ek), fabs(ak1)), fabs(bk1)));
+      word |= 1u << ((k - 1) & 31);
+      y[k] = yk1;
+      ak = bk - m * ak1;
+      bk = -m * bk1;
+      yk = yk - m * yk1;
+    }
+    if (((k - 1) & 31) == 31 || k == n - 1) {
+      s.piv[((k - 1) >> 5) + 1] = word;
+      word = 0;
+    }
+  }
+  s.u[n] = ak;
+  y[n] = yk;
+  umax = dmax(umax, fabs(ak));
+  const double sc = n * onenrm * dmax(Mach::ulp, fabs(ak)) / ymax;
+  double tol = umax * Mach::eps;
+  if (tol == 0.0) tol = Mach::eps;
+  const double bignum = 1.0 / Mach::safmin;
+  // Back substitution, x_{k+1} and x_{k+2} kept in x1 and x2.
+  double x1 = 0.0, x2 = 0.0;
+  for (int k = n; k >= 1; --k) {
+    double temp = sc * y[k];
+    if (k < n) {
+      temp -= s.v[k] * x1;
+      if ((s.piv[((k - 1) >> 5) + 1] >> ((k - 1) & 31)) & 1u) temp -= e[k + 1] * x2;
+    }
+    double a = s.u[k], pert = copysign(tol, a);
+    for (;;) {
+      const double absa = fabs(a);
+      if (absa < 1.0) {
+        if (absa < Mach::safmin) {
+          if (absa == 0.0 || fabs(temp) * Mach::safmin > absa) {
+            a += pert;
+            pert *= 2.0;
+            continue;
+          }
+          temp *= bignum;
+          a *= bignum;
+        } else if (fabs(temp) > absa * bignum) {
+          a += pert;
+          pert *= 2.0;
+          continue;
+        }
+      }
+      break;
+    }
+    const double xk = stein_div(temp, a);
+    y[k] = xk;
+    x2 = x1;
+    x1 = xk;
+  }
+}
+
+// Eigenvector j (column j of z) for the shift xj, as dstein: random start, up to MAXITS solves,
+// each followed by modified Gram-Schmidt against the cluster's earlier vectors z(:, g0..j-1);
+// accepted after two more solves once the iterate's max norm reaches sqrt(0.1 / n), then scaled to
+// unit 2-norm with its largest entry positive. Returns false if it never reached that norm (the
+// vector is still stored, as dstein does).
+SGPU_HD bool stein_vector(int n, Vec1<double> d, Vec1<double> e, double xj, double onenrm, int j, int g0,
+                          Mat1<double> z, const SteinScratch& s) {
+  const Vec1<double> y{&z(1, j), z.rs};
+  for (int i = 1; i <= n; ++i) y[i] = stein_start(j, i);
+  const double dtpcrt = sqrt(0.1 / n);
+  const int extra = 2;
+  int nrmchk = 0;
+  bool ok = false;
+  for (int its = 1; its <= SGPU_CORE_STEIN_MAXITS; ++its) {
+    stein_solve(n, d, e, xj, onenrm, y, s);
+    for (int g = g0; g < j; ++g) {
+      double dot = 0.0;
+      for (int i = 1; i <= n; ++i) dot += y[i] * z(i, g);
+      for (int i = 1; i <= n; ++i) y[i] -= dot * z(i, g);
+    }
+    double nrm = 0.0;
+    for (int i = 1; i <= n; ++i) nrm = dmax(nrm, fabs(y[i]));
+    if (nrm < dtpcrt) continue;
+    if (++nrmchk < extra + 1) continue;
+    ok = true;
+    break;
+  }
+  // dnrm2 by scaling with the largest entry; the sign from the first largest entry (idamax).
+  double big = 0.0, top = 0.0;
+  for (int i = 1; i <= n; ++i)
+    if (fabs(y[i]) > big) {
+      big = fabs(y[i]);
+      top = y[i];
+    }
+  double ss = 0.0;
+  const double rb = 1.0 / big;
+  for (int i = 1; i <= n; ++i) {
+    const double q = y[i] * rb;
+    ss += q * q;
+  }
+  const double scl = copysign(rb / sqrt(ss), top);
+  for (int i = 1; i <= n; ++i) y[i] *= scl;
+  return ok;
+}
+
+// dstebz's split test: T splits after row j where e_j^2 < |d_j d_{j+1}| ulp^2 + safmin.
+SGPU_HD bool stein_splits(Vec1<double> d, Vec1<double> e, int j) {
+  return fabs(d[j] * d[j + 1]) * (Mach::ulp * Mach::ulp) + Mach::safmin > e[j] * e[j];
+}
+
+// All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
+// dstein): T is split into blocks where an off-diagonal is negligible, each block's eigenvalues
+// found by bisection (bisect_all) into w at the block's rows, ascending within the block, and
+// eigenvector j (column j of z, zero outside its block) by inverse iteration on its block. order
+// gets the permutation that sorts w: the i-th smallest eigenvalue is w[order[i]], its vector
+// z(:, order[i]). Clusters (consecutive eigenvalues of a block within dstein's 1e-3 ||block||) are
+// dealt to the team's members in turn; `scratch` holds every member's SteinScratch, interleaved
+// (element k of member m at scratch[(k - 1) p + m]), stein_member_work(n) * p doubles. Returns the
+// number of eigenvectors whose iteration did not reach its norm (dstein's info); each is still
+// stored. Finite input assumed, scaled as bisect_all needs.
+template <class Team>
+SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
+                        Vec1<int> order, double* scratch) {
+  const int p = t.step(), rank = t.first(0);
+  // Eigenvalues, block by block (every member walks the same splits).
+  for (int b1 = 1, bn; b1 <= n; b1 = bn + 1) {
+    for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
+    }
+    if (bn == b1) {
+      if (t.leader()) w[b1] = d[b1];
+    } else {
+      bisect_all<2>(t, bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, Vec1<double>{&w[b1], w.s});
+    }
+  }
+  t.sync();
+  // Vectors. Every member walks the blocks and the shifts in order (dstein's perturbation of
+  // near-equal eigenvalues is a serial recurrence, and a cluster starts where consecutive shifts
+  // differ by more than ortol) and computes the clusters dealt to it.
+  const SteinScratch s{Vec1<double>{scratch + rank, p}, Vec1<double>{scratch + (int64_t)n * p + rank, p},
+                       Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * p + rank), 2 * p}};
+  int fails = 0, cluster = -1;
+  for (int b1 = 1, bn; b1 <= n; b1 = bn + 1) {
+    for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
+    }
+    const int nb = bn - b1 + 1;
+    const Vec1<double> db{&d[b1], d.s}, eb{&e[b1], e.s};
+    const Mat1<double> zb{&z(b1, 1), z.rs, z.cs};  // the block's rows
+    double onenrm = 0.0;
+    for (int i = 1; i <= nb; ++i)
+      onenrm = dmax(onenrm, fabs(db[i]) + (i > 1 ? fabs(eb[i - 1]) : 0.0) + (i < nb ? fabs(eb[i]) : 0.0));
+    const double ortol = 1e-3 * onenrm;
+    int g0 = b1;
+    double xjm = 0.0;
+    for (int j = b1; j <= bn; ++j) {
+      double xj = w[j];
+      if (j > b1) {
+        const double pertol = 10.0 * fabs(Mach::ulp * xj);
+        if (xj - xjm < pertol) xj = xjm + pertol;
+      }
+      if (j == b1 || fabs(xj - xjm) > ortol) {
+        ++cluster;
+        g0 = j;
+      }
+      if (cluster % p == rank) {
+        for (int i = 1; i <= n; ++i)
+          if (i < b1 || i > bn) z(i, j) = 0.0;
+        if (nb == 1) z(b1, j) = 1.0;
+        else if (!stein_vector(nb, db, eb, xj, onenrm, j, g0, zb, s)) ++fails;
+      }
+      xjm = xj;
+    }
+  }
+  // The ascending order (stable: ties keep their block order).
+  if (t.leader())
+    for (int i = 1; i <= n; ++i) {
+      const int oi = i;
+      int k = i - 1;
+      for (; k >= 1 && w[order[k]] > w[oi]; --k) order[k + 1] = order[k];
+      order[k + 1] = oi;
+    }
+  const int total = (int)t.sum((double)fails);
+  t.sync();
+  return total;
+}
+
+}  // namespace core
+}  // namespace sgpu

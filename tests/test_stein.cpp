@@ -1,0 +1,161 @@
+// The core's inverse iteration (compat/core/stein.hpp, LAPACK's dstein; the GPU's small-n zheev
+// finds its vectors with it) on the CPU, judged as TESTING/EIG judges LAPACK:
+//  1. Tridiagonals (random, clustered, graded, glued Wilkinson, split, tiny, huge, constant, zero,
+//     and spectra whose gaps sit just above and below dstein's reorthogonalization threshold
+//     1e-3 ||T||), eigenvalues by bisection on each block (stebz_stein): within
+//     2 * 60 n ulp ||T||_1 of LAPACKE_dsterf's, residual ||T Z - Z L||_1 / (n ulp ||T||_1) < 60
+//     and orthogonality ||Z^T Z - I||_1 / (n ulp) < 60 (dstt21's ratios, the Hermitian threshold).
+//  2. core::heev with kHeevInverse (bisection, inverse iteration, then Q Z) on every Hermitian kind
+//     of the conformance suite, uplo L and U: eigenvalues within 2 * 60 n ulp ||A||_1 of
+//     LAPACKE_zheev's, ||A - U L U^H||_1 / (n ulp ||A||_1) < 60, ||I - U^H U||_1 / (n ulp) < 60.
+// A team of one runs here; the GPU's teams deal the same clusters to several members, and
+// test_zheev --backend gpu judges their results the same way. CPU only: skips with --backend gpu.
+#include "common.hpp"
+#include "core/bisect.hpp"
+#include "core/heev.hpp"
+#include "core/stein.hpp"
+
+using namespace st;
+namespace core = sgpu::core;
+
+namespace {
+
+void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const char* kinds[] = {"uniform", "clustered", "graded", "wilkinson", "split",    "tiny",
+                         "huge",    "constant",  "zero",   "gap-above", "gap-below", "diagonal"};
+  const int nk = sizeof kinds / sizeof kinds[0];
+  std::vector<int> sizes = h.quick ? std::vector<int>{1, 2, 5, 16, 33}
+                                   : std::vector<int>{1, 2, 3, 4, 5, 8, 12, 16, 17, 21, 31, 32, 33, 64, 100, 128};
+  for (int n : sizes)
+    for (int kind = 0; kind < nk; ++kind)
+      for (int rep = 0; rep < (h.quick ? 1 : 3); ++rep) {
+        std::vector<double> d(n), e(std::max(n - 1, 1), 0.0);
+        for (int i = 0; i < n; ++i) {
+          d[i] = u(h.rng);
+          if (i + 1 < n) e[i] = u(h.rng);
+          const double g = std::pow(10.0, -12.0 * i / std::max(n - 1, 1));
+          switch (kind) {
+            case 1: d[i] = 1.0 + 1e-12 * u(h.rng); if (i + 1 < n) e[i] *= 1e-13; break;
+            case 2: d[i] *= g; if (i + 1 < n) e[i] *= g; break;
+            case 3: d[i] = std::abs((i % 21) - 10.0); if (i + 1 < n) e[i] = (i % 21 == 20) ? 1e-8 : 1.0; break;
+            case 4: if (i + 1 < n && i % 7 == 3) e[i] = 0.0; break;
+            case 5: d[i] *= 1e-140; if (i + 1 < n) e[i] *= 1e-140; break;
+            case 6: d[i] *= 1e140; if (i + 1 < n) e[i] *= 1e140; break;
+            case 7: d[i] = 2.0; if (i + 1 < n) e[i] = 1.0; break;
+            case 8: d[i] = 0.0; if (i + 1 < n) e[i] = 0.0; break;
+            // Nearly diagonal, eigenvalues spaced about 1.2e-3 (above dstein's 1e-3 ||T||: no
+            // reorthogonalization) or 0.8e-3 (below: one cluster) of ||T|| ~ 1.
+            case 9: case 10: d[i] = 1.0 + (kind == 9 ? 1.2e-3 : 0.8e-3) * i; if (i + 1 < n) e[i] *= 1e-5; break;
+            case 11: if (i + 1 < n) e[i] = 0.0; if (i % 3 == 1) d[i] = d[i - 1]; break;  // repeated entries
+          }
+        }
+        std::vector<double> wb(n, NAN), zb((size_t)n * std::max(n, 1), NAN);
+        std::vector<double> scratch(core::stein_member_work(n) + 1);
+        std::vector<int> order(n, -1);
+        const core::Vec1<double> dv{d.data(), 1}, ev{e.data(), 1};
+        const int info = core::stebz_stein(core::TeamOne{}, n, dv, ev, core::Vec1<double>{wb.data(), 1},
+                                           core::Mat1<double>{zb.data(), 1, n}, core::Vec1<int>{order.data(), 1},
+                                           scratch.data());
+        // Ascending by the order returned.
+        std::vector<double> w(n), z((size_t)n * n);
+        for (int j = 0; j < n; ++j) {
+          w[j] = wb[order[j] - 1];
+          for (int i = 0; i < n; ++i) z[i + (size_t)j * n] = zb[i + (size_t)(order[j] - 1) * n];
+        }
+        char c[96];
+        std::snprintf(c, sizeof c, "tridiagonal n=%d %s rep %d", n, kinds[kind], rep);
+        h.expect(info == 0, "%s: info %d", c, info);
+        double tn = 0.0;
+        for (int i = 0; i < n; ++i)
+          tn = std::max(tn, std::abs(d[i]) + (i > 0 ? std::abs(e[i - 1]) : 0.0) + (i + 1 < n ? std::abs(e[i]) : 0.0));
+        tn = std::max(tn, unfl);
+        double res = 0.0;
+        for (int j = 0; j < n; ++j) {
+          double rc = 0.0;
+          for (int i = 0; i < n; ++i) {
+            double tq = d[i] * z[i + (size_t)j * n];
+            if (i > 0) tq += e[i - 1] * z[i - 1 + (size_t)j * n];
+            if (i + 1 < n) tq += e[i] * z[i + 1 + (size_t)j * n];
+            rc += std::abs(tq - w[j] * z[i + (size_t)j * n]);
+          }
+          res = std::max(res, rc);
+        }
+        res /= n * ulp * tn;
+        std::vector<double> ref = d, re = e;
+        h.expect(LAPACKE_dsterf(n, ref.data(), re.data()) == 0, "dsterf failed");
+        double dist = 0.0;
+        for (int i = 0; i < n; ++i) {
+          dist = std::max(dist, std::abs(w[i] - ref[i]));
+          if (i + 1 < n) h.expect(w[i] <= w[i + 1], "%s: not ascending at %d", c, i);
+        }
+        const double rev = dist / (2 * 60 * n * ulp * tn);
+        h.expect(rev <= 1.0, "%s: eigenvalues differ from dsterf by %.3g (x%.3g of the bound)", c, dist, rev);
+        const double orth = orth_ratio(n, z.data(), n);
+        worst_res = std::max(worst_res, res);
+        worst_orth = std::max(worst_orth, orth);
+        h.expect(res < 60, "%s: residual ratio %.3g", c, res);
+        h.expect(orth < 60, "%s: orthogonality ratio %.3g", c, orth);
+      }
+}
+
+void hermitian(Harness& h, double& worst_res, double& worst_orth, double& worst_ev) {
+  std::vector<int> sizes = h.quick ? std::vector<int>{1, 2, 5, 16, 32}
+                                   : std::vector<int>{1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 48};
+  for (int n : sizes)
+    for (int k = 0; k < (int)HKind::kCount; ++k)
+      for (int rep = 0; rep < (h.quick ? 1 : 2); ++rep) {
+        const HKind kind = (HKind)k;
+        const std::vector<cd> a0 = make_hermitian(h, kind, n);
+        std::vector<cd> ra = a0;
+        std::vector<double> ref(n);
+        h.expect(LAPACKE_zheev(LAPACK_COL_MAJOR, 'N', 'L', n, ra.data(), n, ref.data()) == 0, "LAPACKE_zheev failed");
+        const double anorm = norm1(n, n, a0.data(), n);
+        for (char uplo : {'L', 'U'}) {
+          char c[96];
+          std::snprintf(c, sizeof c, "heev n=%d kind=%s uplo=%c rep %d", n, hkind_name(kind), uplo, rep);
+          std::vector<cd> u = a0;
+          std::vector<double> w(n, NAN), work(core::heev_work(n, true, core::kHeevInverse, 1));
+          const int info = core::heev(core::TeamOne{}, true, uplo == 'L', n,
+                                      core::Mat1<core::zc>{reinterpret_cast<core::zc*>(u.data()), 1, n},
+                                      core::Vec1<double>{w.data(), 1}, work.data(), core::kHeevInverse);
+          if (!h.expect(info == 0, "%s: info %d", c, info)) continue;
+          double ev = 0.0;
+          for (int i = 0; i < n; ++i) {
+            ev = std::max(ev, std::abs(w[i] - ref[i]));
+            if (i + 1 < n) h.expect(w[i] <= w[i + 1], "%s: not ascending at %d", c, i);
+          }
+          const double evr = ev / (2 * 60 * n * ulp * std::max(anorm, unfl));
+          std::vector<cd> r = a0;
+          for (int kk = 0; kk < n; ++kk)
+            for (int j = 0; j < n; ++j) {
+              const cd f = w[kk] * std::conj(u[j + (size_t)kk * n]);
+              for (int i = 0; i < n; ++i) r[i + (size_t)j * n] -= u[i + (size_t)kk * n] * f;
+            }
+          const double res = ratio(norm1(n, n, r.data(), n), anorm, n), orth = orth_ratio(n, u.data(), n);
+          worst_ev = std::max(worst_ev, evr);
+          worst_res = std::max(worst_res, res);
+          worst_orth = std::max(worst_orth, orth);
+          h.expect(evr <= 1.0, "%s: eigenvalues differ from LAPACKE by %.3g (x%.3g of the bound)", c, ev, evr);
+          h.expect(res < 60, "%s: ||A - U L U^H|| ratio %.3g", c, res);
+          h.expect(orth < 60, "%s: ||I - U^H U|| ratio %.3g", c, orth);
+        }
+      }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Harness h("test_stein", argc, argv);
+  if (h.gpu) {
+    std::printf("SKIP: core test, CPU only\n");
+    return kSkip;
+  }
+  double tres = 0, torth = 0, hres = 0, horth = 0, hev = 0;
+  tridiagonals(h, tres, torth);
+  hermitian(h, hres, horth, hev);
+  std::printf("tridiagonals: worst residual %.3g, orthogonality %.3g (threshold 60)\n", tres, torth);
+  std::printf("heev by inverse iteration: worst residual %.3g, orthogonality %.3g (threshold 60); eigenvalue "
+              "distance/bound %.3g\n", hres, horth, hev);
+  return h.finish();
+}
