@@ -108,7 +108,7 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
     double temp = sc * y[k];
     if (k < n) {
       temp -= s.v[k] * x1;
-      if ((s.piv[((k - 1) >> 5) + 1] >> ((k - 1) & 31)) & 1u) temp -= e[k + 1] * x2;
+      if (k + 1 < n && ((s.piv[((k - 1) >> 5) + 1] >> ((k - 1) & 31)) & 1u)) temp -= e[k + 1] * x2;
     }
     double a = s.u[k], pert = copysign(tol, a);
     for (;;) {
@@ -187,6 +187,39 @@ SGPU_HD bool stein_splits(Vec1<double> d, Vec1<double> e, int j) {
   return fabs(d[j] * d[j + 1]) * (Mach::ulp * Mach::ulp) + Mach::safmin > e[j] * e[j];
 }
 
+// A walk through the eigenvalues in dstein's order: block by block, each block's shifts (its
+// eigenvalues, near-equal ones pushed apart by dstein's perturbation, a serial recurrence) and
+// clusters (a cluster starts where consecutive shifts of a block differ by more than
+// 1e-3 ||block||), numbered from 0 across blocks. next() steps to eigenvalue j + 1.
+struct SteinWalk {
+  int n;
+  Vec1<double> d, e, w;
+  int j = 0, b1 = 1, bn = 0, cluster = -1, g0 = 1;  // g0: the first eigenvalue of j's cluster
+  double onenrm = 0.0, xj = 0.0;
+  SGPU_HD SteinWalk(int n_, Vec1<double> d_, Vec1<double> e_, Vec1<double> w_) : n(n_), d(d_), e(e_), w(w_) {}
+  SGPU_HD void next() {
+    const double xjm = xj;
+    ++j;
+    if (j > bn) {  // a new block
+      b1 = j;
+      for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
+      }
+      onenrm = 0.0;
+      for (int i = b1; i <= bn; ++i)
+        onenrm = dmax(onenrm, fabs(d[i]) + (i > b1 ? fabs(e[i - 1]) : 0.0) + (i < bn ? fabs(e[i]) : 0.0));
+    }
+    xj = w[j];
+    if (j > b1) {
+      const double pertol = 10.0 * fabs(Mach::ulp * xj);
+      if (xj - xjm < pertol) xj = xjm + pertol;
+    }
+    if (j == b1 || fabs(xj - xjm) > 1e-3 * onenrm) {
+      ++cluster;
+      g0 = j;
+    }
+  }
+};
+
 // All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
 // dstein): T is split into blocks where an off-diagonal is negligible, each block's eigenvalues
 // found by bisection (bisect_all) into w at the block's rows, ascending within the block, and
@@ -212,41 +245,36 @@ SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
     }
   }
   t.sync();
-  // Vectors. Every member walks the blocks and the shifts in order (dstein's perturbation of
-  // near-equal eigenvalues is a serial recurrence, and a cluster starts where consecutive shifts
-  // differ by more than ortol) and computes the clusters dealt to it.
+  // Vectors. Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
+  // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
+  // order, to find its cluster; the walk is O(n) in all).
   const SteinScratch s{Vec1<double>{scratch + rank, p}, Vec1<double>{scratch + (int64_t)n * p + rank, p},
                        Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * p + rank), 2 * p}};
-  int fails = 0, cluster = -1;
-  for (int b1 = 1, bn; b1 <= n; b1 = bn + 1) {
-    for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
-    }
-    const int nb = bn - b1 + 1;
-    const Vec1<double> db{&d[b1], d.s}, eb{&e[b1], e.s};
-    const Mat1<double> zb{&z(b1, 1), z.rs, z.cs};  // the block's rows
-    double onenrm = 0.0;
-    for (int i = 1; i <= nb; ++i)
-      onenrm = dmax(onenrm, fabs(db[i]) + (i > 1 ? fabs(eb[i - 1]) : 0.0) + (i < nb ? fabs(eb[i]) : 0.0));
-    const double ortol = 1e-3 * onenrm;
-    int g0 = b1;
-    double xjm = 0.0;
-    for (int j = b1; j <= bn; ++j) {
-      double xj = w[j];
-      if (j > b1) {
-        const double pertol = 10.0 * fabs(Mach::ulp * xj);
-        if (xj - xjm < pertol) xj = xjm + pertol;
+  SteinWalk wk(n, d, e, w);
+  int clusters = 0;
+  {
+    SteinWalk all = wk;
+    while (all.j < n) all.next();
+    clusters = all.cluster + 1;
+  }
+  int fails = 0;
+  for (int q = 0; q * p < clusters; ++q) {
+    const int target = q * p + rank;
+    while (wk.j < n && wk.cluster < target) wk.next();
+    bool mine = wk.cluster == target && wk.j <= n && wk.j >= 1;
+    while (mine) {
+      const int j = wk.j, b1 = wk.b1, bn = wk.bn, nb = bn - b1 + 1;
+      for (int i = 1; i <= n; ++i)
+        if (i < b1 || i > bn) z(i, j) = 0.0;
+      if (nb == 1) {
+        z(b1, j) = 1.0;
+      } else if (!stein_vector(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, j, wk.g0,
+                               Mat1<double>{&z(b1, 1), z.rs, z.cs}, s)) {
+        ++fails;
       }
-      if (j == b1 || fabs(xj - xjm) > ortol) {
-        ++cluster;
-        g0 = j;
-      }
-      if (cluster % p == rank) {
-        for (int i = 1; i <= n; ++i)
-          if (i < b1 || i > bn) z(i, j) = 0.0;
-        if (nb == 1) z(b1, j) = 1.0;
-        else if (!stein_vector(nb, db, eb, xj, onenrm, j, g0, zb, s)) ++fails;
-      }
-      xjm = xj;
+      if (j == n) break;
+      wk.next();
+      mine = wk.cluster == target;
     }
   }
   // The ascending order (stable: ties keep their block order).
