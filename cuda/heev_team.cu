@@ -4,9 +4,9 @@
 // zhetd2, Q formed in place, then dsteqr or dsterf) on its slot, and the warp copies the
 // eigenvalues (and vectors) back the same way. Each matrix passes through global memory once each
 // way; every step in between works on shared memory. The slot is the matrix plus about 11 n
-// doubles; Q is formed in place of the reflectors. Vectors come by inverse iteration (bisection,
-// dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane), or, with
-// SGPU_HEEV_VECTORS=chain, by the QL/QR chain (2 n per lane: each lane's copy of its d and e).
+// doubles; Q is formed in place of the reflectors. Vectors come, by the table below, from the
+// QL/QR chain (2 n doubles per lane: each lane's copy of its d and e) or by inverse iteration
+// (bisection, dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -103,12 +103,12 @@ Kernel kernel_for(int lanes) {
   }
 }
 
-// Vectors by the QL/QR chain instead of inverse iteration: SGPU_HEEV_VECTORS=chain (a benchmark
-// hook, to compare the two on the same build).
-bool env_chain() {
-  static const bool v = [] {
+// The table's choice of vectors forced: SGPU_HEEV_VECTORS=chain|inverse (a benchmark hook, to
+// compare the two on the same build). 0: the table's; 1: inverse iteration; 2: the chain.
+int env_vectors() {
+  static const int v = [] {
     const char* e = std::getenv("SGPU_HEEV_VECTORS");
-    return e && std::strcmp(e, "chain") == 0;
+    return !e ? 0 : std::strcmp(e, "inverse") == 0 ? 1 : std::strcmp(e, "chain") == 0 ? 2 : 0;
   }();
   return v;
 }
@@ -139,12 +139,20 @@ namespace {
 // won from n = 16. After Newton's steps in the bisection (465d8d7; same sweep, jobz N):
 //   n = 4: 9.96 (2) 13.5 (4) 20.7 (8) [19.3];  n = 8: 9.60 (2) 7.37 (4) 10.1 (8) 17.6 (16) [10.6]
 //   n = 16: 12.3 (4) 8.65 (8) 9.21 (16) 16.6 (32) [9.11];  n = 32: 24.8 (8) 14.1 (16) 13.6 (32) [10.2]
-// so n = 16 moved to shared memory. Orders between rows take the next row's settings.
+// so n = 16 moved to shared memory. Vectors by inverse iteration against the QL/QR chain (same
+// sweep, jobz V, 0d45cb9; inverse / chain at each P):
+//   n = 4: 28.9 / 18.9 (2) 30.1 / 33.5 (4) 52.4 / 58.5 (8)
+//   n = 8: 25.7 / 19.4 (2) 20.4 / 18.9 (4) 20.6 / 27.2 (8) 35.1 / 41.5 (16)
+//   n = 16: 30.2 / 38.7 (4) 28.3 / 41.6 (8) 24.4 / 49.5 (16) 46.5 / 36.5 (32)
+//   n = 32: 98.1 / 112.9 (8) 39.7 / 80.9 (16) 41.1 / 62.7 (32)
+// so the chain keeps n <= 8 and inverse iteration takes n = 9-32 at P = 16. Orders between rows
+// take the next row's settings.
 struct Row {
   int n, lanes_n, lanes_v;
-  bool shared_n;
+  bool shared_n, inverse_v;
 };
-constexpr Row kTable[] = {{4, 2, 2, true}, {8, 4, 4, true}, {16, 8, 32, true}, {32, 16, 32, false}};
+constexpr Row kTable[] = {
+    {4, 2, 2, true, false}, {8, 4, 4, true, false}, {16, 8, 16, true, true}, {32, 16, 16, false, true}};
 
 const Row& row_for(int n) {
   for (const Row& r : kTable)
@@ -184,7 +192,8 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   // The table's P, widened until one warp's slots fit in a block (n = 32 fits from P = 4 on the
   // H100's 227 KB).
   int p = team_lanes(n, wantz);
-  const bool inverse = wantz && !env_chain();
+  const int forced = env_vectors();
+  const bool inverse = wantz && (forced ? forced == 1 : row_for(n).inverse_v);
   size_t warp_bytes = 0;
   for (;; p *= 2) {
     warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p, mode_for(inverse)).size * (32 / p);
