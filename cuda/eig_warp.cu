@@ -80,10 +80,10 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   const int64_t teams = gridDim.x * (int64_t)blockDim.x / P;
   double* work = ws + team * ws_per;
   for (int64_t b = team; b < batch; b += teams) {
-    // The QL/QR chain, as before divide and conquer existed: D&C for n = 26-32 on a team of P lanes
-    // has not been measured apart yet (docs/performance.md, "Divide and conquer for jobz V").
+    // Vectors by inverse iteration, as the shared-memory teams take them for n = 9-32 (this path
+    // serves jobz V only under SGPU_HEEV_SMALL=global, a benchmark hook).
     int r = core::heev(t, wantz, lower, n, Mat1<core::zc>{A + b * sA, 1, lda}, Vec1<double>{w + b * sW, 1}, work,
-                       core::kHeevNoStedc);
+                       core::kHeevInverse);
     if (t.leader()) info[b] = r;
   }
 }
@@ -216,7 +216,7 @@ int heev_enqueue(const eig_smem::Job& j, cudaStream_t s) {
   if (heev_team::serves(n, j.wantz))
     return heev_team::launch(j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
   const int p = zheev_team_lanes(n);
-  return launch_warps(j.batch, 32 / p, core::heev_work(n, j.wantz, core::kHeevNoStedc, p), s,
+  return launch_warps(j.batch, 32 / p, core::heev_work(n, j.wantz, core::kHeevInverse, p), s,
                       [&](int grid, int block, double* ws, int64_t per) {
                         auto go = [&](auto kernel) {
                           kernel<<<grid, block, 0, s>>>(j.wantz, j.lower, n, reinterpret_cast<core::zc*>(j.A),
