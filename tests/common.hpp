@@ -341,6 +341,39 @@ inline std::vector<cd> make_hermitian(Harness& h, HKind kind, int n) {
   return a;
 }
 
+// Symmetric tridiagonals for the core's tridiagonal solvers (test_stedc, test_stein): d[0..n) and
+// e[0..n-1) (e sized max(n - 1, 1)) of kind k, named by tridiagonal_kind_name(k).
+constexpr int kTridiagonalKinds = 12;
+inline const char* tridiagonal_kind_name(int k) {
+  static const char* names[] = {"uniform", "clustered", "graded",    "wilkinson", "split",     "tiny",
+                                "huge",    "constant",  "zero",      "gap-above", "gap-below", "repeated-diagonal"};
+  return names[k];
+}
+inline void make_tridiagonal(Harness& h, int kind, int n, std::vector<double>& d, std::vector<double>& e) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  d.assign(n, 0.0);
+  e.assign(std::max(n - 1, 1), 0.0);
+  for (int i = 0; i < n; ++i) {
+    d[i] = u(h.rng);
+    if (i + 1 < n) e[i] = u(h.rng);
+    const double g = std::pow(10.0, -12.0 * i / std::max(n - 1, 1));
+    switch (kind) {
+      case 1: d[i] = 1.0 + 1e-12 * u(h.rng); if (i + 1 < n) e[i] *= 1e-13; break;
+      case 2: d[i] *= g; if (i + 1 < n) e[i] *= g; break;
+      case 3: d[i] = std::abs((i % 21) - 10.0); if (i + 1 < n) e[i] = (i % 21 == 20) ? 1e-8 : 1.0; break;  // glued W21+
+      case 4: if (i + 1 < n && i % 7 == 3) e[i] = 0.0; break;
+      case 5: d[i] *= 1e-140; if (i + 1 < n) e[i] *= 1e-140; break;  // zheev scales ||A|| into [1e-146, 1e146]
+      case 6: d[i] *= 1e140; if (i + 1 < n) e[i] *= 1e140; break;
+      case 7: d[i] = 2.0; if (i + 1 < n) e[i] = 1.0; break;
+      case 8: d[i] = 0.0; if (i + 1 < n) e[i] = 0.0; break;
+      // Nearly diagonal, eigenvalues spaced about 1.2e-3 (above dstein's reorthogonalization
+      // threshold 1e-3 ||T||) or 0.8e-3 (below it: one cluster) of ||T|| ~ 1.
+      case 9: case 10: d[i] = 1.0 + (kind == 9 ? 1.2e-3 : 0.8e-3) * i; if (i + 1 < n) e[i] *= 1e-5; break;
+      case 11: if (i + 1 < n) e[i] = 0.0; if (i % 3 == 1) d[i] = d[i - 1]; break;  // diagonal, entries repeated
+    }
+  }
+}
+
 // ---- batched buffers with poisoned gaps ----------------------------------------------------------
 // `count` blocks of rows x cols (leading dimension ld) placed `stride` apart. Everything starts as
 // the sentinel; after a call, gaps must still hold it and the written region must not.

@@ -16,29 +16,13 @@ int main(int argc, char** argv) {
     std::printf("SKIP: core test, CPU only\n");
     return kSkip;
   }
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
   double worst_ev = 0.0, worst_res = 0.0, worst_orth = 0.0;
-  const char* kinds[] = {"uniform", "clustered", "graded", "wilkinson", "split", "tiny", "huge", "constant", "zero"};
   std::vector<int> sizes = h.quick ? std::vector<int>{1, 2, 5, 26, 60} : std::vector<int>{1, 2, 3, 5, 8, 17, 25, 26, 33, 50, 64, 100, 128, 200, 257, 300};
   for (int n : sizes)
-    for (int kind = 0; kind < 9; ++kind)
+    for (int kind = 0; kind < 9; ++kind)  // the first nine of common.hpp's kinds
       for (int rep = 0; rep < (h.quick ? 1 : 2); ++rep) {
-        std::vector<double> d(n), e(std::max(n - 1, 1), 0.0);
-        for (int i = 0; i < n; ++i) {
-          d[i] = u(h.rng);
-          if (i + 1 < n) e[i] = u(h.rng);
-          const double g = std::pow(10.0, -12.0 * i / std::max(n - 1, 1));
-          switch (kind) {
-            case 1: d[i] = 1.0 + 1e-12 * u(h.rng); if (i + 1 < n) e[i] *= 1e-13; break;
-            case 2: d[i] *= g; if (i + 1 < n) e[i] *= g; break;
-            case 3: d[i] = std::abs((i % 21) - 10.0); if (i + 1 < n) e[i] = (i % 21 == 20) ? 1e-8 : 1.0; break;  // glued W21+
-            case 4: if (i + 1 < n && i % 7 == 3) e[i] = 0.0; break;
-            case 5: d[i] *= 1e-140; if (i + 1 < n) e[i] *= 1e-140; break;
-            case 6: d[i] *= 1e140; if (i + 1 < n) e[i] *= 1e140; break;
-            case 7: d[i] = 2.0; if (i + 1 < n) e[i] = 1.0; break;
-            case 8: d[i] = 0.0; if (i + 1 < n) e[i] = 0.0; break;
-          }
-        }
+        std::vector<double> d, e;
+        make_tridiagonal(h, kind, n, d, e);
         std::vector<double> ref = d, re = e;
         h.expect(LAPACKE_dsterf(n, ref.data(), re.data()) == 0, "dsterf failed");
         std::vector<double> w = d, ew = e, q((size_t)n * n);
@@ -47,7 +31,7 @@ int main(int argc, char** argv) {
         const int info = core::stedc(core::TeamOne{}, n, core::Vec1<double>{w.data(), 1}, core::Vec1<double>{ew.data(), 1},
                                      core::Mat1<double>{q.data(), 1, n}, work.data(), iwork.data());
         char c[96];
-        std::snprintf(c, sizeof c, "n=%d %s rep %d", n, kinds[kind], rep);
+        std::snprintf(c, sizeof c, "n=%d %s rep %d", n, tridiagonal_kind_name(kind), rep);
         if (!h.expect(info == 0, "%s: info %d", c, info)) continue;
         double tn = 0.0;
         for (int i = 0; i < n; ++i)

@@ -21,35 +21,13 @@ namespace core = sgpu::core;
 namespace {
 
 void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  const char* kinds[] = {"uniform", "clustered", "graded", "wilkinson", "split",    "tiny",
-                         "huge",    "constant",  "zero",   "gap-above", "gap-below", "diagonal"};
-  const int nk = sizeof kinds / sizeof kinds[0];
   std::vector<int> sizes = h.quick ? std::vector<int>{1, 2, 5, 16, 33}
                                    : std::vector<int>{1, 2, 3, 4, 5, 8, 12, 16, 17, 21, 31, 32, 33, 64, 100, 128};
   for (int n : sizes)
-    for (int kind = 0; kind < nk; ++kind)
+    for (int kind = 0; kind < kTridiagonalKinds; ++kind)
       for (int rep = 0; rep < (h.quick ? 1 : 3); ++rep) {
-        std::vector<double> d(n), e(std::max(n - 1, 1), 0.0);
-        for (int i = 0; i < n; ++i) {
-          d[i] = u(h.rng);
-          if (i + 1 < n) e[i] = u(h.rng);
-          const double g = std::pow(10.0, -12.0 * i / std::max(n - 1, 1));
-          switch (kind) {
-            case 1: d[i] = 1.0 + 1e-12 * u(h.rng); if (i + 1 < n) e[i] *= 1e-13; break;
-            case 2: d[i] *= g; if (i + 1 < n) e[i] *= g; break;
-            case 3: d[i] = std::abs((i % 21) - 10.0); if (i + 1 < n) e[i] = (i % 21 == 20) ? 1e-8 : 1.0; break;
-            case 4: if (i + 1 < n && i % 7 == 3) e[i] = 0.0; break;
-            case 5: d[i] *= 1e-140; if (i + 1 < n) e[i] *= 1e-140; break;
-            case 6: d[i] *= 1e140; if (i + 1 < n) e[i] *= 1e140; break;
-            case 7: d[i] = 2.0; if (i + 1 < n) e[i] = 1.0; break;
-            case 8: d[i] = 0.0; if (i + 1 < n) e[i] = 0.0; break;
-            // Nearly diagonal, eigenvalues spaced about 1.2e-3 (above dstein's 1e-3 ||T||: no
-            // reorthogonalization) or 0.8e-3 (below: one cluster) of ||T|| ~ 1.
-            case 9: case 10: d[i] = 1.0 + (kind == 9 ? 1.2e-3 : 0.8e-3) * i; if (i + 1 < n) e[i] *= 1e-5; break;
-            case 11: if (i + 1 < n) e[i] = 0.0; if (i % 3 == 1) d[i] = d[i - 1]; break;  // repeated entries
-          }
-        }
+        std::vector<double> d, e;
+        make_tridiagonal(h, kind, n, d, e);
         std::vector<double> wb(n, NAN), zb((size_t)n * std::max(n, 1), NAN);
         std::vector<double> scratch(core::stein_member_work(n) + 1);
         std::vector<int> order(n, -1);
@@ -64,7 +42,7 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
           for (int i = 0; i < n; ++i) z[i + (size_t)j * n] = zb[i + (size_t)(order[j] - 1) * n];
         }
         char c[96];
-        std::snprintf(c, sizeof c, "tridiagonal n=%d %s rep %d", n, kinds[kind], rep);
+        std::snprintf(c, sizeof c, "tridiagonal n=%d %s rep %d", n, tridiagonal_kind_name(kind), rep);
         h.expect(info == 0, "%s: info %d", c, info);
         double tn = 0.0;
         for (int i = 0; i < n; ++i)
