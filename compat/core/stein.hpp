@@ -7,11 +7,11 @@
 // runs n^2 dependent rotations through one member instead (docs/performance.md, "zheev").
 //
 // Where this differs from dstein, and why:
-// - The start vector of eigenvector j is a hash of (j, i) in (-1, 1) instead of dlarnv's stream,
+// - The start vector of eigenvector j is a hash of (j, i) in [-1, 1) instead of dlarnv's stream,
 //   so that it does not depend on which member computes j, or when.
 // - The factorization is formed again with each solve, fused with the forward substitution: a
 //   member then keeps two diagonals (2 n doubles) and the interchanges (a bit a row), not dlagtf's
-//   four arrays; the arithmetic is the same.
+//   five arrays; the arithmetic is the same.
 #pragma once
 #include "bisect.hpp"
 
