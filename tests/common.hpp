@@ -374,6 +374,15 @@ inline void make_tridiagonal(Harness& h, int kind, int n, std::vector<double>& d
   }
 }
 
+// ||T||_1 of the symmetric tridiagonal with diagonal d and off-diagonal e, at least floor (the
+// scale of the tridiagonal tests' ratios).
+inline double tridiagonal_norm1(int n, const std::vector<double>& d, const std::vector<double>& e, double floor) {
+  double tn = 0.0;
+  for (int i = 0; i < n; ++i)
+    tn = std::max(tn, std::abs(d[i]) + (i > 0 ? std::abs(e[i - 1]) : 0.0) + (i + 1 < n ? std::abs(e[i]) : 0.0));
+  return std::max(tn, floor);
+}
+
 // ---- batched buffers with poisoned gaps ----------------------------------------------------------
 // `count` blocks of rows x cols (leading dimension ld) placed `stride` apart. Everything starts as
 // the sentinel; after a call, gaps must still hold it and the written region must not.

@@ -33,10 +33,7 @@ int main(int argc, char** argv) {
         char c[96];
         std::snprintf(c, sizeof c, "n=%d %s rep %d", n, tridiagonal_kind_name(kind), rep);
         if (!h.expect(info == 0, "%s: info %d", c, info)) continue;
-        double tn = 0.0;
-        for (int i = 0; i < n; ++i)
-          tn = std::max(tn, std::abs(d[i]) + (i > 0 ? std::abs(e[i - 1]) : 0.0) + (i + 1 < n ? std::abs(e[i]) : 0.0));
-        tn = std::max(tn, unfl);
+        const double tn = tridiagonal_norm1(n, d, e, unfl);
         double dist = 0.0;
         for (int i = 0; i < n; ++i) {
           dist = std::max(dist, std::abs(w[i] - ref[i]));

@@ -44,10 +44,7 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
         char c[96];
         std::snprintf(c, sizeof c, "tridiagonal n=%d %s rep %d", n, tridiagonal_kind_name(kind), rep);
         h.expect(info == 0, "%s: info %d", c, info);
-        double tn = 0.0;
-        for (int i = 0; i < n; ++i)
-          tn = std::max(tn, std::abs(d[i]) + (i > 0 ? std::abs(e[i - 1]) : 0.0) + (i + 1 < n ? std::abs(e[i]) : 0.0));
-        tn = std::max(tn, unfl);
+        const double tn = tridiagonal_norm1(n, d, e, unfl);
         double res = 0.0;
         for (int j = 0; j < n; ++j) {
           double rc = 0.0;
