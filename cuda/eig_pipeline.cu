@@ -1,5 +1,4 @@
-// dhseqr and dgeev on the GPU, and zheev for n <= 32: the driver between the entry points and the
-// kernels.
+// dhseqr, dgeev and zheev on the GPU: the driver between the entry points and the kernels.
 //
 // Host data is streamed (seed 000 §2, Table 4.2): the batch is cut into pieces of whole matrices;
 // piece i goes H2D copy -> kernel -> D2H copy on stream i % kStreams, so one piece's copies
@@ -56,13 +55,22 @@ int64_t piece_bytes_forced() {
   return v;
 }
 
-int64_t piece_matrices(int64_t batch, int64_t mat_bytes) {
+// zheev's block path (one thread block per matrix, n >= 33) is compute-bound and needs many
+// matrices per launch to fill the GPU (two or four blocks per SM): there a piece is a third of the
+// batch, so that the copies of one piece overlap the kernels of the others, but at most
+// kBlockPieceMaxBytes of input (n = 512: 64 matrices, 8.5 blocks per SM in flight over the three
+// streams).
+constexpr int64_t kBlockPieceMaxBytes = int64_t(256) << 20;
+
+int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path) {
   mat_bytes = std::max<int64_t>(mat_bytes, 1);
   int64_t per;
   if (const int64_t forced = piece_bytes_forced()) {
     per = forced / mat_bytes;
   } else {
     per = std::max(kPieceBytes / mat_bytes, std::min(kPieceMinMatrices, kPieceMaxBytes / mat_bytes));
+    if (block_path)
+      per = std::min(std::max(per, (batch + kStreams - 1) / kStreams), kBlockPieceMaxBytes / mat_bytes);
   }
   return std::max<int64_t>(1, std::min(batch, per));
 }
@@ -180,6 +188,7 @@ struct Lane {
   size_t dev_bytes[kFields] = {};
   void* stage[kFields] = {};
   size_t stage_bytes[kFields] = {};
+  heev_block::Workspace* blk = nullptr;  // zheev's block path, used on s only
   int64_t b0 = 0, nb = 0;
   bool busy = false;
 };
@@ -192,6 +201,7 @@ struct Cache {
         if (l.dev[f]) cudaFree(l.dev[f]);
         if (l.stage[f]) cudaFreeHost(l.stage[f]);
       }
+      heev_block::workspace_delete(l.blk);
       if (l.s) cudaStreamDestroy(l.s);
     }
     (void)cudaGetLastError();
@@ -234,9 +244,9 @@ bool is_pinned(const void* p) {
   return a.type == cudaMemoryTypeHost;
 }
 
-// The kernels for one job on device memory.
-int device_job(Job j, cudaStream_t s) {
-  if (j.heev) return heev_enqueue(j, s);
+// The kernels for one job on device memory; blk: zheev's block-path workspace for s.
+int device_job(Job j, cudaStream_t s, heev_block::Workspace* blk) {
+  if (j.heev) return heev_enqueue(j, s, blk);
   if (eig_smem::plan(j)) return eig_smem::launch(j, s);
   return generic_eig(j, s);
 }
@@ -252,14 +262,30 @@ int run_device(sgpu_context* ctx, const Job& j) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
   Job dj = j;
   dj.block_per_group = true;  // one launch for the whole batch: let the block scheduler balance it
-  if (int e = device_job(dj, s)) return e;
-  std::vector<int> h(j.batch);
-  if (cudaMemcpyAsync(h.data(), j.info, sizeof(int) * j.batch, cudaMemcpyDefault, s) != cudaSuccess ||
-      cudaStreamSynchronize(s) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE;
+  // zheev's block path: the context's workspace when it is free, a private one when another call
+  // holds it.
+  std::unique_lock<std::mutex> lock;
+  heev_block::Workspace* priv = nullptr;
+  heev_block::Workspace* blk = nullptr;
+  if (j.heev && heev_block::serves(j.n)) {
+    lock = std::unique_lock<std::mutex>(ctx->gpu_mutex, std::try_to_lock);
+    if (lock.owns_lock() && !ctx->gpu_eig) ctx->gpu_eig = heev_block::workspace_new();
+    blk = lock.owns_lock() ? static_cast<heev_block::Workspace*>(ctx->gpu_eig) : nullptr;
+    if (!blk) blk = priv = heev_block::workspace_new();
+    if (!blk) return SGPU_ERR_HOST_ALLOC;
   }
-  return count_failures(h.data(), j.batch);
+  int st = device_job(dj, s, blk);
+  std::vector<int> h;
+  if (st == 0) {
+    h.resize(j.batch);
+    if (cudaMemcpyAsync(h.data(), j.info, sizeof(int) * j.batch, cudaMemcpyDefault, s) != cudaSuccess)
+      st = SGPU_ERR_DEVICE;
+  }
+  // Waits also after a failed launch: a private workspace may still be in use by queued kernels.
+  if (cudaStreamSynchronize(s) != cudaSuccess && st == 0) st = SGPU_ERR_DEVICE;
+  (void)cudaGetLastError();
+  heev_block::workspace_delete(priv);
+  return st != 0 ? st : count_failures(h.data(), j.batch);
 }
 
 // Copies piece outputs of a finished lane from its staging buffers to pageable user memory.
@@ -285,7 +311,7 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
   cudaStream_t ctx_stream = static_cast<cudaStream_t>(ctx->stream);
   const int threads = ctx->nthreads;
   const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double) * (j.heev ? 2 : 1);
-  const int64_t per = piece_matrices(j.batch, mat_bytes);
+  const int64_t per = piece_matrices(j.batch, mat_bytes, j.heev && heev_block::serves(j.n));
   const int64_t pieces = (j.batch + per - 1) / per;
   int err = 0;
   // Pageable operands: pinned staging, or (SGPU_EIG_PAGEABLE=register) the caller's pages pinned.
@@ -359,7 +385,8 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
       if (copy_piece(l.dev[f], w, src, p.pinned ? p.pitch * p.elem : w, w, rows, l.s) != cudaSuccess)
         err = SGPU_ERR_DEVICE;
     }
-    if (err || (err = device_job(pj, l.s))) break;
+    if (!err && j.heev && !l.blk && !(l.blk = heev_block::workspace_new())) err = SGPU_ERR_HOST_ALLOC;
+    if (err || (err = device_job(pj, l.s, l.blk))) break;
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts[f];
       if (!p.used || !p.out) continue;

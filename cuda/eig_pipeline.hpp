@@ -1,6 +1,7 @@
-// The dhseqr/dgeev GPU driver, and zheev's for n <= 32 (eig_pipeline.cu): where the operands are decides how a call runs.
+// The dhseqr, dgeev and zheev GPU driver (eig_pipeline.cu): where the operands are decides how a call runs.
 #pragma once
 #include "eig_smem.hpp"
+#include "heev_block.hpp"
 
 struct sgpu_context;
 
@@ -25,9 +26,10 @@ void release(sgpu_context* ctx);
 // enqueues j on s (device pointers). 0 or SGPU_ERR_*.
 int generic_eig(const eig_smem::Job& j, cudaStream_t s);
 
-// zheev's team kernels (n <= 32; eig_warp.cu): enqueues j (j.heev, device pointers) on s.
-// 0 or SGPU_ERR_*.
-int heev_enqueue(const eig_smem::Job& j, cudaStream_t s);
+// zheev's kernels (eig_warp.cu): enqueues j (j.heev, device pointers) on s: the team kernels for
+// n <= 32, the block path (heev_block.cu) above, with workspace blk (kept by the caller, used on s
+// only). 0 or SGPU_ERR_*.
+int heev_enqueue(const eig_smem::Job& j, cudaStream_t s, heev_block::Workspace* blk);
 
 }  // namespace gpu
 }  // namespace sgpu

@@ -4,19 +4,17 @@
 // (eig_smem.cu) and falls back to one warp per matrix on global memory here (generic_eig) for
 // orders whose slots do not fit. zheev: for n <= 32 the shared-memory teams (heev_team.cu) or,
 // where its table says (jobz N from n = 9), teams of P = n / 2 lanes here on global memory; the
-// block path (heev_block.cu) above; AUTO takes them for device data.
+// block path (heev_block.cu) above; all of it through the pipeline (eig_pipeline.cu), like
+// dgeev/dhseqr. AUTO takes them for device data.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
 #include <cstdlib>
-#include <vector>
 
 #include "../compat/core/geev.hpp"
 #include "../compat/core/heev.hpp"
 #include "../compat/core/hseqr.hpp"
-#include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
 #include "eig_pipeline.hpp"
 #include "heev_block.hpp"
@@ -130,21 +128,6 @@ int launch_warps(int64_t batch, int per_warp, int64_t ws_per, cudaStream_t s, La
   return launched ? 0 : SGPU_ERR_DEVICE;
 }
 
-// Waits for the context's stream and counts info != 0: 0..batch or SGPU_ERR_*.
-int count_failures(sgpu_context* ctx, const int* info, int64_t batch) {
-  cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
-  if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
-  std::vector<int> h(batch);
-  if (cudaMemcpyAsync(h.data(), info, sizeof(int) * batch, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
-      cudaStreamSynchronize(s) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE;
-  }
-  int64_t failed = 0;
-  for (int x : h) failed += x != 0;
-  return failed > INT_MAX ? INT_MAX : (int)failed;
-}
-
 }  // namespace
 
 // The dhseqr/dgeev kernels for orders whose slots do not fit in shared memory (eig_smem.cu):
@@ -208,11 +191,14 @@ int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, 
   return eig_pipeline::run(ctx, j);
 }
 
-// zheev's team kernels on device memory, asynchronous on s: the shared-memory teams, or where
-// their table says so, the global-memory teams with a stream-ordered workspace.
-int heev_enqueue(const eig_smem::Job& j, cudaStream_t s) {
+// zheev's kernels on device memory, asynchronous on s: the shared-memory teams, or where their
+// table says so, the global-memory teams with a stream-ordered workspace (n <= 32); the block path
+// with workspace blk above.
+int heev_enqueue(const eig_smem::Job& j, cudaStream_t s, heev_block::Workspace* blk) {
   const int n = j.n;
   if (j.batch == 0) return 0;
+  if (heev_block::serves(n))
+    return heev_block::enqueue(blk, s, j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch);
   if (heev_team::serves(n, j.wantz))
     return heev_team::launch(j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
   const int p = zheev_team_lanes(n);
@@ -229,40 +215,24 @@ int heev_enqueue(const eig_smem::Job& j, cudaStream_t s) {
                       });
 }
 
+// Every order through the pipeline (eig_pipeline.cu): host data streamed in pieces with the copies
+// overlapped, device data in place.
 int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
           int64_t strideW, int* info, int64_t batch) {
-  const bool wantz = is(jobz, 'V'), lower = is(uplo, 'L');
-  // Small n: the team kernels through the pipeline (eig_pipeline.cu), which streams host data in
-  // pieces with the copies overlapped, or runs device data in place.
-  if (!heev_block::serves(n)) {
-    eig_smem::Job j;
-    j.heev = true;
-    j.wantz = wantz;
-    j.lower = lower;
-    j.n = n;
-    j.A = static_cast<double*>(A);
-    j.lda = lda;
-    j.sA = strideA;
-    j.wr = w;
-    j.sW = strideW;
-    j.info = info;
-    j.batch = batch;
-    return eig_pipeline::run(ctx, j);
-  }
-  // Medium n: one block per matrix (heev_block.cu) on device memory; host operands staged whole.
-  // (The seam hands zheev host data as it is, for the small orders' streaming above.)
-  void* ptr[3] = {A, w, info};
-  const Operand ops[3] = {{&ptr[0], span_bytes(batch, strideA, lda, n, n, 2 * sizeof(double)), true},
-                          {&ptr[1], span_bytes(batch, strideW, n, n, 1, sizeof(double)), true},
-                          {&ptr[2], sizeof(int) * (size_t)batch, true}};
-  return with_device_operands(ctx, ops, 3, [&] {
-    if (int e = heev_block::launch(ctx, wantz, lower, n, ptr[0], lda, strideA, static_cast<double*>(ptr[1]), strideW,
-                                   static_cast<int*>(ptr[2]), batch))
-      return e;
-    return count_failures(ctx, static_cast<int*>(ptr[2]), batch);
-  });
+  eig_smem::Job j;
+  j.heev = true;
+  j.wantz = is(jobz, 'V');
+  j.lower = is(uplo, 'L');
+  j.n = n;
+  j.A = static_cast<double*>(A);
+  j.lda = lda;
+  j.sA = strideA;
+  j.wr = w;
+  j.sW = strideW;
+  j.info = info;
+  j.batch = batch;
+  return eig_pipeline::run(ctx, j);
 }
-
 
 }  // namespace gpu
 }  // namespace sgpu

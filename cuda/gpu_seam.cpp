@@ -90,9 +90,8 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
 }
 
 // Which routines run on the GPU, and which AUTO may choose there (measured: docs/performance.md).
-// dgeev/dhseqr, and zheev for n <= 32, stream host data themselves (eig_pipeline.cu); zheev's
-// block path stages it whole itself (eig_warp.cu). AUTO keeps host data on the CPU until measured
-// (docs/performance.md).
+// dgeev, dhseqr and zheev stream host data themselves (eig_pipeline.cu). AUTO keeps host data on
+// the CPU until measured (docs/performance.md).
 // The scan on device data beats the CPU backend by orders of magnitude; on host data the PCIe
 // copies alone (2 x 64 MB at 7-55 GB/s for a 4096^2 float matrix) take longer than the CPU
 // backend's whole scan (1.1 ms on 16 cores), so AUTO keeps host data on the CPU.

@@ -29,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 
 #include "../compat/core/bisect.hpp"
 #include "../compat/core/heev.hpp"
@@ -668,7 +669,9 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   if (tid == 0) a.info[b] = info;
 }
 
-// Device workspace cached in the context between calls (grown on demand).
+}  // namespace
+
+// Device workspace kept between launches on one stream (grown on demand; heev_block.hpp).
 struct Workspace {
   void* p = nullptr;
   size_t bytes = 0;
@@ -690,6 +693,8 @@ struct Workspace {
     return 0;
   }
 };
+
+namespace {
 
 constexpr size_t kMaxWorkspaceBytes = size_t(2) << 30;  // one call's working copies, at most
 
@@ -770,9 +775,11 @@ bool serves(int n) {
   return n >= min_n && n <= kMaxN;
 }
 
-int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w,
-           int64_t strideW, int* info, int64_t batch) {
-  cudaStream_t st = static_cast<cudaStream_t>(ctx->stream);
+Workspace* workspace_new() { return new (std::nothrow) Workspace; }
+void workspace_delete(Workspace* ws) { delete ws; }
+
+int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
+            double* w, int64_t strideW, int* info, int64_t batch) {
   int dev = 0, optin = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
@@ -810,17 +817,9 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
   int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(kMaxWorkspaceBytes / per)));
   chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
 
-  // The cached workspace when the context is free; a private one when another call holds it.
-  std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
-  Workspace priv;
-  Workspace* ws = &priv;
-  if (lock.owns_lock()) {
-    if (!ctx->gpu_eig) ctx->gpu_eig = new Workspace;
-    ws = static_cast<Workspace*>(ctx->gpu_eig);
-    // The cached buffer may still be in use by an earlier asynchronous call on this stream:
-    // stream order protects it, but regrowing frees it, so wait first.
-    if (ws->bytes < per * (size_t)chunk && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
-  }
+  // The buffer may still be in use by an earlier launch on this stream: stream order protects it,
+  // but regrowing frees it, so wait first.
+  if (ws->bytes < per * (size_t)chunk && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
   if (int e = ws->reserve(per * (size_t)chunk)) return e;
   if (gemm && !ws->blas && cublas::api()->create(&ws->blas) != CUBLAS_STATUS_SUCCESS) {
     ws->blas = nullptr;
@@ -857,13 +856,11 @@ int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, i
     if (gemm)
       if (int e = apply_q_gemm(ws->blas, st, n, nbg, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, Y, Y2)) return e;
   }
-  // A private workspace is freed on return: wait for the kernels that use it.
-  if (ws == &priv && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
   return 0;
 }
 
 void release(sgpu_context* ctx) {
-  delete static_cast<Workspace*>(ctx->gpu_eig);
+  workspace_delete(static_cast<Workspace*>(ctx->gpu_eig));
   ctx->gpu_eig = nullptr;
 }
 

@@ -2,6 +2,8 @@
 #pragma once
 #include <stdint.h>
 
+#include <cuda_runtime.h>
+
 struct sgpu_context;
 
 namespace sgpu {
@@ -17,10 +19,17 @@ constexpr int kMinN = 33;
 constexpr int kMaxN = 1024;  // its shared vectors (about 23 n doubles) fit the 227 KB of an H100 block
 bool serves(int n);
 
-// Enqueues the whole batch on the context's stream (asynchronous; per-matrix info written on the
-// device). 0 or SGPU_ERR_*.
-int launch(sgpu_context* ctx, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w,
-           int64_t strideW, int* info, int64_t batch);
+// Device workspace (and the cuBLAS handle of phase 3) kept between launches on one stream: the
+// context's own for device data, one per pipeline lane for streamed host data.
+struct Workspace;
+Workspace* workspace_new();  // nullptr when out of host memory
+void workspace_delete(Workspace* ws);
+
+// Enqueues the whole batch (device pointers) on stream st with workspace ws, grown as needed
+// (asynchronous; per-matrix info written on the device). ws stays in use until st passes this
+// point; a launch that must grow it waits for st first. 0 or SGPU_ERR_*.
+int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
+            double* w, int64_t strideW, int* info, int64_t batch);
 
 // Frees the device workspace a context caches.
 void release(sgpu_context* ctx);

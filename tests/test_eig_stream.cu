@@ -1,6 +1,5 @@
-// dhseqr, dgeev and zheev (n <= 32) from host memory on the GPU backend: the streamed pipeline
-// (cuda/eig_pipeline.cu)
-// cuts the batch into pieces (SGPU_EIG_PIECE_BYTES is set small by CTest), from pageable and from
+// dhseqr, dgeev and zheev from host memory on the GPU backend: the streamed pipeline
+// (cuda/eig_pipeline.cu) cuts the batch into pieces (SGPU_EIG_PIECE_BYTES is set small by CTest), from pageable and from
 // pinned memory, and must give bitwise the results of the same call on device memory (whose
 // accuracy the conformance suite checks): every output element written, the gaps inside and
 // between matrices untouched, and one matrix holding NaN failing alone (info > 0) while all the
@@ -220,6 +219,12 @@ int main() {
     const int64_t batch = 1501;
     run_heev_case(gpu, 'N', 'L', n, batch, 700);
     run_heev_case(gpu, 'V', 'U', n, batch, 3);
+  }
+  // The block path (one thread block per matrix), with phase 3 in the kernel (40) and by cuBLAS (120).
+  for (int n : {40, 120}) {
+    const int64_t batch = n < 100 ? 41 : 13;
+    run_heev_case(gpu, 'N', 'U', n, batch, 7);
+    run_heev_case(gpu, 'V', 'L', n, batch, batch - 1);
   }
   sgpu_context_destroy(gpu);
   std::printf("test_eig_stream: %d checks, %d failures\n", checks, failures);
