@@ -261,35 +261,76 @@ int count_failures(const int* info, int64_t batch) {
   return failed > INT_MAX ? INT_MAX : (int)failed;
 }
 
-// Device data: in place on the context's stream; waits for info to count the failures.
-int run_device(sgpu_context* ctx, const Job& j) {
+// Pieces of zheev's block path on device data (SGPU_HEEV_SPLIT=1..3 sets them; benchmark hook).
+// Measured (H100, 187d455): 238 matrices of 512 x 512 with vectors took 147 ms streamed from host
+// memory in three concurrent pieces against 194 ms on device data in one launch: one piece's
+// cuBLAS passes (phase 3) overlap another's kernel.
+int heev_split() {
+  static const int v = [] {
+    const char* e = std::getenv("SGPU_HEEV_SPLIT");
+    const int x = e ? std::atoi(e) : 0;
+    return x >= 1 && x <= kStreams ? x : kStreams;
+  }();
+  return v;
+}
+
+// Device data: in place, forked from the context's stream onto the lanes' streams and joined back
+// (one piece, in one launch, except zheev's block path: heev_split() pieces); waits for info to
+// count the failures.
+int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
-  Job dj = j;
-  dj.block_per_group = true;  // one launch for the whole batch: let the block scheduler balance it
-  // zheev's block path: the context's workspace when it is free, a private one when another call
-  // holds it.
-  std::unique_lock<std::mutex> lock;
-  heev_block::Workspace* priv = nullptr;
-  heev_block::Workspace* blk = nullptr;
-  if (j.heev && heev_block::serves(j.n)) {
-    lock = std::unique_lock<std::mutex>(ctx->gpu_mutex, std::try_to_lock);
-    if (lock.owns_lock() && !ctx->gpu_eig) ctx->gpu_eig = heev_block::workspace_new();
-    blk = lock.owns_lock() ? static_cast<heev_block::Workspace*>(ctx->gpu_eig) : nullptr;
-    if (!blk) blk = priv = heev_block::workspace_new();
-    if (!blk) return SGPU_ERR_HOST_ALLOC;
+  const bool block = j.heev && heev_block::serves(j.n);
+  const int64_t pieces = block ? std::min<int64_t>(heev_split(), j.batch) : 1;
+  const int64_t per = (j.batch + pieces - 1) / pieces;
+  int err = 0;
+  cudaEvent_t fork = nullptr, join[kStreams] = {};
+  if (cudaEventCreateWithFlags(&fork, cudaEventDisableTiming) != cudaSuccess || cudaEventRecord(fork, s) != cudaSuccess)
+    err = SGPU_ERR_DEVICE;
+  for (int64_t k = 0; k < pieces && !err; ++k) {
+    Lane& l = cache.lanes[k];
+    if (!l.s && cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking) != cudaSuccess) {
+      l.s = nullptr;
+      err = SGPU_ERR_DEVICE;
+      break;
+    }
+    if (block && !l.blk && !(l.blk = heev_block::workspace_new())) {
+      err = SGPU_ERR_HOST_ALLOC;
+      break;
+    }
+    if (cudaStreamWaitEvent(l.s, fork, 0) != cudaSuccess) {
+      err = SGPU_ERR_DEVICE;
+      break;
+    }
+    const int64_t b0 = k * per;
+    Job pj = j;
+    pj.batch = std::min(per, j.batch - b0);
+    pj.block_per_group = true;  // one launch for the piece: let the block scheduler balance it
+    pj.A = j.A + (j.heev ? 2 : 1) * b0 * j.sA;  // zheev's A: complex elements as pairs of doubles
+    pj.wr = j.wr + b0 * j.sW;
+    pj.wi = j.wi ? j.wi + b0 * j.sW : nullptr;
+    pj.Z = j.Z ? j.Z + b0 * j.sZ : nullptr;
+    pj.VL = j.VL ? j.VL + b0 * j.sVL : nullptr;
+    pj.info = j.info + b0;
+    err = device_job(pj, l.s, l.blk);
+    // Joined even after a failed launch: the wait below must cover what the lane has queued.
+    if (cudaEventCreateWithFlags(&join[k], cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventRecord(join[k], l.s) != cudaSuccess || cudaStreamWaitEvent(s, join[k], 0) != cudaSuccess) {
+      if (!err) err = SGPU_ERR_DEVICE;
+      for (int64_t q = 0; q <= k; ++q) cudaStreamSynchronize(cache.lanes[q].s);
+    }
   }
-  int st = device_job(dj, s, blk);
   std::vector<int> h;
-  if (st == 0) {
+  if (!err) {
     h.resize(j.batch);
     if (cudaMemcpyAsync(h.data(), j.info, sizeof(int) * j.batch, cudaMemcpyDefault, s) != cudaSuccess)
-      st = SGPU_ERR_DEVICE;
+      err = SGPU_ERR_DEVICE;
   }
-  // Waits also after a failed launch: a private workspace may still be in use by queued kernels.
-  if (cudaStreamSynchronize(s) != cudaSuccess && st == 0) st = SGPU_ERR_DEVICE;
+  if (cudaStreamSynchronize(s) != cudaSuccess && !err) err = SGPU_ERR_DEVICE;
+  if (fork) cudaEventDestroy(fork);
+  for (cudaEvent_t e : join)
+    if (e) cudaEventDestroy(e);
   (void)cudaGetLastError();
-  heev_block::workspace_delete(priv);
-  return st != 0 ? st : count_failures(h.data(), j.batch);
+  return err ? err : count_failures(h.data(), j.batch);
 }
 
 // Copies piece outputs of a finished lane from its staging buffers to pageable user memory.
@@ -432,8 +473,7 @@ int run(sgpu_context* ctx, const Job& j) {
     all_host = all_host && host;
     packable = packable && p.packable;
   }
-  if (!any_host) return run_device(ctx, j);
-  if (all_host && packable) {
+  if (!any_host || (all_host && packable)) {
     // The context's cache when it is free; a private one when another call holds it.
     std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
     Cache priv;
@@ -442,7 +482,7 @@ int run(sgpu_context* ctx, const Job& j) {
       if (!ctx->gpu_pipe) ctx->gpu_pipe = new (std::nothrow) Cache;
       if (ctx->gpu_pipe) cache = static_cast<Cache*>(ctx->gpu_pipe);
     }
-    return run_streamed(ctx, j, parts, *cache);
+    return any_host ? run_streamed(ctx, j, parts, *cache) : run_device(ctx, j, *cache);
   }
   // Mixed memory or gaps that a piece cannot describe: stage every host operand whole.
   Job d = j;
@@ -455,7 +495,10 @@ int run(sgpu_context* ctx, const Job& j) {
   return with_device_operands(ctx, ops.data(), ops.size(), [&] {
     for (int f = 0; f < kFields; ++f)
       if (parts[f].used) set(d, f, ptr[f]);
-    return run_device(ctx, d);
+    std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
+    Cache priv;
+    if (lock.owns_lock() && !ctx->gpu_pipe) ctx->gpu_pipe = new (std::nothrow) Cache;
+    return run_device(ctx, d, lock.owns_lock() && ctx->gpu_pipe ? *static_cast<Cache*>(ctx->gpu_pipe) : priv);
   });
 }
 

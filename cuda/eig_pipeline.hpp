@@ -10,7 +10,8 @@ namespace gpu {
 namespace eig_pipeline {
 
 // Runs job j (its pointers as the caller gave them) on ctx's device:
-//  - every operand in device (or managed) memory: in place on the context's stream;
+//  - every operand in device (or managed) memory: in place, ordered on the context's stream (zheev's
+//    block path in pieces on the pipeline's streams, forked from it and joined back);
 //  - every operand in host memory, matrices packed with a leading dimension (stride == ld * n):
 //    streamed in pieces over several streams, copies overlapped with the kernels;
 //  - otherwise: staged whole through device buffers (the seam's with_device_operands).

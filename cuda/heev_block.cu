@@ -859,11 +859,6 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
   return 0;
 }
 
-void release(sgpu_context* ctx) {
-  workspace_delete(static_cast<Workspace*>(ctx->gpu_eig));
-  ctx->gpu_eig = nullptr;
-}
-
 }  // namespace heev_block
 }  // namespace gpu
 }  // namespace sgpu

@@ -4,8 +4,6 @@
 
 #include <cuda_runtime.h>
 
-struct sgpu_context;
-
 namespace sgpu {
 namespace gpu {
 namespace heev_block {
@@ -30,9 +28,6 @@ void workspace_delete(Workspace* ws);
 // point; a launch that must grow it waits for st first. 0 or SGPU_ERR_*.
 int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
             double* w, int64_t strideW, int* info, int64_t batch);
-
-// Frees the device workspace a context caches.
-void release(sgpu_context* ctx);
 
 }  // namespace heev_block
 }  // namespace gpu

@@ -13,7 +13,6 @@
 #include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
 #include "eig_pipeline.hpp"
-#include "heev_block.hpp"
 #include "../lib/scan_types.hpp"
 #include "scan_kernels.cuh"
 #include "scan_stream.cuh"
@@ -319,7 +318,6 @@ int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStr
 }  // namespace
 
 void release_context(sgpu_context* ctx) {
-  heev_block::release(ctx);
   eig_pipeline::release(ctx);
   delete static_cast<ScanState*>(ctx->gpu_scan);
   ctx->gpu_scan = nullptr;

@@ -24,8 +24,7 @@ struct sgpu_context {
   // GPU state kept between calls (the scan's look-back state), owned by cuda/; one call at a time.
   std::mutex gpu_mutex;
   void* gpu_scan = nullptr;
-  void* gpu_eig = nullptr;   // zheev block path's workspace
-  void* gpu_pipe = nullptr;  // dhseqr/dgeev pipeline's streams and buffers (cuda/eig_pipeline.cu)
+  void* gpu_pipe = nullptr;  // the eigensolvers' streams and buffers (cuda/eig_pipeline.cu)
 };
 
 namespace sgpu {
