@@ -261,26 +261,32 @@ int count_failures(const int* info, int64_t batch) {
   return failed > INT_MAX ? INT_MAX : (int)failed;
 }
 
-// Pieces of zheev's block path on device data (SGPU_HEEV_SPLIT=1..3 sets them; benchmark hook).
-// Measured (H100, 187d455): 238 matrices of 512 x 512 with vectors took 147 ms streamed from host
-// memory in three concurrent pieces against 194 ms on device data in one launch: one piece's
-// cuBLAS passes (phase 3) overlap another's kernel.
-int heev_split() {
-  static const int v = [] {
+// Pieces of zheev's block path on device data: kStreams for jobz V from kSplitMinBatch matrices,
+// else one launch (SGPU_HEEV_SPLIT=1..3 forces it; benchmark hook). Device-resident ms, one launch
+// against three pieces (H100, 88f8c04, the heev benchmark's batches): jobz V 64 x 15258 62.6 / 58.5,
+// 128 x 3814 60.9 / 57.6, 256 x 953 81.9 / 77.9, 512 x 238 194.0 / 128.6 (one piece's cuBLAS
+// passes overlap another's kernel), but 128 x 180 4.36 / 4.62, 256 x 180 19.1 / 19.7, 512 x 180
+// 115.1 / 114.9; jobz N within 1% except 128 x 180 (2.00 / 2.20).
+constexpr int64_t kSplitMinBatch = 200;
+
+int64_t heev_pieces(const Job& j) {
+  static const int forced = [] {
     const char* e = std::getenv("SGPU_HEEV_SPLIT");
     const int x = e ? std::atoi(e) : 0;
-    return x >= 1 && x <= kStreams ? x : kStreams;
+    return x >= 1 && x <= kStreams ? x : 0;
   }();
-  return v;
+  if (!j.heev || !heev_block::serves(j.n)) return 1;
+  const int64_t p = forced ? forced : j.wantz && j.batch >= kSplitMinBatch ? kStreams : 1;
+  return std::min<int64_t>(p, j.batch);
 }
 
 // Device data: in place, forked from the context's stream onto the lanes' streams and joined back
-// (one piece, in one launch, except zheev's block path: heev_split() pieces); waits for info to
-// count the failures.
+// (one piece, in one launch, except zheev's block path: heev_pieces()); waits for info to count the
+// failures.
 int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
   const bool block = j.heev && heev_block::serves(j.n);
-  const int64_t pieces = block ? std::min<int64_t>(heev_split(), j.batch) : 1;
+  const int64_t pieces = heev_pieces(j);
   const int64_t per = (j.batch + pieces - 1) / pieces;
   int err = 0;
   cudaEvent_t fork = nullptr, join[kStreams] = {};
