@@ -38,6 +38,7 @@
 #include "../lib/internal.hpp"
 #include "cublas_dl.hpp"
 #include "heev_block.hpp"
+#include "smem_slots.cuh"
 #include "team.cuh"
 
 namespace sgpu {
@@ -799,10 +800,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
   const size_t shmem = base + (w_shared ? wbytes : 0) + (z_shared ? zbytes : 0);
   if (shmem > (size_t)optin) return SGPU_ERR_DEVICE;
   auto kernel = T == kThreadsSmall ? k_heev_block<kThreadsSmall> : k_heev_block<kThreads>;
-  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shmem) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE;
-  }
+  if (smem_slots::allow_max_smem(kernel) != 0) return SGPU_ERR_DEVICE;
   static const int phases = [] {
     const char* e = std::getenv("SGPU_HEEV_PHASES");
     return e ? std::max(1, std::min(3, std::atoi(e))) : 3;

@@ -26,11 +26,28 @@ __device__ __forceinline__ void warp_copy(int lane, int cnt, int rows, int cols,
   }
 }
 
+// Raises kernel k's dynamic shared memory limit to the current device's opt-in maximum. The limit
+// is a property of the kernel, shared by every host thread: set per call to the call's need, a
+// call that lowered it between another call's set and launch made that launch fail (found by
+// test_concurrency on the H100). Always the same value, so concurrent calls agree. 0 or -1.
+template <class Kernel>
+int allow_max_smem(Kernel k) {
+  int dev = 0, optin = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
+      cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, optin) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return 0;
+}
+
 // Warps per block for a kernel whose warps each need warp_bytes of shared memory, at most
 // max_warps: the most warps resident per SM. Shared memory bounds the residents and is handed out
 // in whole blocks, so smaller blocks can waste less of it (dgeev n = 15 on the H100: blocks of 4
-// warps leave 60 of 228 KB unused, blocks of 1 warp fit 10 warps instead of 8). Sets the kernel's
-// dynamic shared memory limit. 0 or -1 (a CUDA call failed, or no block fits).
+// warps leave 60 of 228 KB unused, blocks of 1 warp fit 10 warps instead of 8). Raises the
+// kernel's dynamic shared memory limit (allow_max_smem). 0 or -1 (a CUDA call failed, or no block
+// fits).
 struct Shape {
   int warps = 0;           // per block
   int blocks_per_sm = 0;   // resident
@@ -38,11 +55,7 @@ struct Shape {
 };
 template <class Kernel>
 int block_shape(Kernel k, size_t warp_bytes, int max_warps, Shape& out) {
-  if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(warp_bytes * max_warps)) !=
-      cudaSuccess) {
-    (void)cudaGetLastError();
-    return -1;
-  }
+  if (allow_max_smem(k) != 0) return -1;
   int best_w = 0, best_occ = 0;
   for (int w = 1; w <= max_warps; ++w) {
     int occ = 0;

@@ -85,12 +85,18 @@ int main(int argc, char** argv) {
         for (bool flag : {false, true}) bad += call(ctx, h.rng, r, o, kMaxBatch, flag) < 0;
   const long rss0 = rss_kb(), dev0 = device_used_kb();
   long rss_mid = 0, dev_mid = 0;
+  // SGPU_SOAK_ROUTINE=0..3: that routine only (to find which one grows).
+  const char* only = std::getenv("SGPU_SOAK_ROUTINE");
+  std::printf("resident set (KB) every %d calls:", calls / 10);
   for (int k = 0; k < calls; ++k) {
-    const int r = (int)(h.rng() % 4), o = (int)(h.rng() % 6), batch = 1 + (int)(h.rng() % kMaxBatch);
+    const int r = only ? std::atoi(only) % 4 : (int)(h.rng() % 4), o = (int)(h.rng() % 6),
+              batch = 1 + (int)(h.rng() % kMaxBatch);
     const int st = call(k % 3 ? h.ctx : nullptr, h.rng, r, o, batch, h.rng() % 2);
     bad += st < 0;
     if (k == calls / 2) rss_mid = rss_kb(), dev_mid = device_used_kb();
+    if ((k + 1) % (calls / 10) == 0) std::printf(" %ld", rss_kb());
   }
+  std::printf("\n");
   const long rss1 = rss_kb(), dev1 = device_used_kb();
   std::printf("test_soak: %d calls after the warm-up; resident set %ld -> %ld -> %ld KB (%+ld KB); device memory "
               "in use %ld -> %ld -> %ld KB (%+ld KB)\n",
