@@ -280,9 +280,9 @@ int64_t heev_pieces(const Job& j) {
   return std::min<int64_t>(p, j.batch);
 }
 
-// Device data: in place, forked from the context's stream onto the lanes' streams and joined back
-// (one piece, in one launch, except zheev's block path: heev_pieces()); waits for info to count the
-// failures.
+// Device data: in place on the context's stream in one launch, or (zheev's block path:
+// heev_pieces()) in pieces forked onto the lanes' streams and joined back; waits for info to count
+// the failures.
 int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
   const bool block = j.heev && heev_block::serves(j.n);
@@ -290,10 +290,21 @@ int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
   const int64_t per = (j.batch + pieces - 1) / pieces;
   int err = 0;
   cudaEvent_t fork = nullptr, join[kStreams] = {};
-  if (cudaEventCreateWithFlags(&fork, cudaEventDisableTiming) != cudaSuccess || cudaEventRecord(fork, s) != cudaSuccess)
+  if (pieces > 1 &&
+      (cudaEventCreateWithFlags(&fork, cudaEventDisableTiming) != cudaSuccess || cudaEventRecord(fork, s) != cudaSuccess))
     err = SGPU_ERR_DEVICE;
   for (int64_t k = 0; k < pieces && !err; ++k) {
     Lane& l = cache.lanes[k];
+    if (pieces == 1) {  // one launch: straight on the context's stream (lane 0's workspace)
+      if (block && !l.blk && !(l.blk = heev_block::workspace_new())) {
+        err = SGPU_ERR_HOST_ALLOC;
+        break;
+      }
+      Job pj = j;
+      pj.block_per_group = true;
+      err = device_job(pj, s, l.blk);
+      break;
+    }
     if (!l.s && cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking) != cudaSuccess) {
       l.s = nullptr;
       err = SGPU_ERR_DEVICE;
