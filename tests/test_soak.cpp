@@ -108,10 +108,10 @@ int main(int argc, char** argv) {
               "in use %ld -> %ld -> %ld KB (%+ld KB)\n",
               calls, rss0, rss_mid, rss1, rss1 - rss0, dev0, dev_mid, dev1, dev1 - dev0);
   h.expect(bad == 0, "%d calls returned an error", bad);
-  // Host: no growth beyond 256 KB (allocator noise: a few pages of freed-and-reused blocks); device:
-  // none at all (every buffer is cached or freed within its call).
-  // The second half must be flat to within 64 KB: a leak of 16 bytes a call shows there (80 KB).
-  h.expect(rss1 - rss0 <= 256, "resident set grew by %ld KB over %d calls", rss1 - rss0, calls);
+  // Host: the second half flat to within 64 KB (a leak of 16 bytes a call shows there: 80 KB), and
+  // at most 1 MB over the run (pools still filling: 0.3-0.5 MB on the H100 after the warm-up);
+  // device: no growth at all (every buffer is cached or freed within its call).
+  h.expect(rss1 - rss0 <= 1024, "resident set grew by %ld KB over %d calls", rss1 - rss0, calls);
   h.expect(rss1 - rss_mid <= 64, "resident set grew by %ld KB over the last %d calls", rss1 - rss_mid,
            calls - calls / 2 - 1);
   h.expect(dev1 - dev0 <= 0, "device memory in use grew by %ld KB over %d calls", dev1 - dev0, calls);
