@@ -248,6 +248,12 @@ bool is_pinned(const void* p) {
   return a.type == cudaMemoryTypeHost;
 }
 
+// Lane l's workspace for zheev's block path (made on first use); 0 or SGPU_ERR_HOST_ALLOC.
+int lane_workspace(Lane& l) {
+  if (!l.blk) l.blk = heev_block::workspace_new();
+  return l.blk ? 0 : SGPU_ERR_HOST_ALLOC;
+}
+
 // The kernels for one job on device memory; blk: zheev's block-path workspace for s.
 int device_job(Job j, cudaStream_t s, heev_block::Workspace* blk) {
   if (j.heev) return heev_enqueue(j, s, blk);
@@ -295,11 +301,8 @@ int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
     err = SGPU_ERR_DEVICE;
   for (int64_t k = 0; k < pieces && !err; ++k) {
     Lane& l = cache.lanes[k];
+    if (block && (err = lane_workspace(l))) break;
     if (pieces == 1) {  // one launch: straight on the context's stream (lane 0's workspace)
-      if (block && !l.blk && !(l.blk = heev_block::workspace_new())) {
-        err = SGPU_ERR_HOST_ALLOC;
-        break;
-      }
       Job pj = j;
       pj.block_per_group = true;
       err = device_job(pj, s, l.blk);
@@ -308,10 +311,6 @@ int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
     if (!l.s && cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking) != cudaSuccess) {
       l.s = nullptr;
       err = SGPU_ERR_DEVICE;
-      break;
-    }
-    if (block && !l.blk && !(l.blk = heev_block::workspace_new())) {
-      err = SGPU_ERR_HOST_ALLOC;
       break;
     }
     if (cudaStreamWaitEvent(l.s, fork, 0) != cudaSuccess) {
@@ -447,7 +446,7 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
       if (copy_piece(l.dev[f], w, src, p.pinned ? p.pitch * p.elem : w, w, rows, l.s) != cudaSuccess)
         err = SGPU_ERR_DEVICE;
     }
-    if (!err && j.heev && !l.blk && !(l.blk = heev_block::workspace_new())) err = SGPU_ERR_HOST_ALLOC;
+    if (!err && j.heev && heev_block::serves(j.n)) err = lane_workspace(l);
     if (err || (err = device_job(pj, l.s, l.blk))) break;
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts[f];
@@ -476,6 +475,19 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
   return count_failures(j.info, j.batch);
 }
 
+// Runs f(cache) with the context's cache when it is free, a private one when another call holds it.
+template <class F>
+int with_cache(sgpu_context* ctx, F f) {
+  std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
+  Cache priv;
+  Cache* cache = &priv;
+  if (lock.owns_lock()) {
+    if (!ctx->gpu_pipe) ctx->gpu_pipe = new (std::nothrow) Cache;
+    if (ctx->gpu_pipe) cache = static_cast<Cache*>(ctx->gpu_pipe);
+  }
+  return f(*cache);
+}
+
 }  // namespace
 
 int run(sgpu_context* ctx, const Job& j) {
@@ -490,17 +502,8 @@ int run(sgpu_context* ctx, const Job& j) {
     all_host = all_host && host;
     packable = packable && p.packable;
   }
-  if (!any_host || (all_host && packable)) {
-    // The context's cache when it is free; a private one when another call holds it.
-    std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
-    Cache priv;
-    Cache* cache = &priv;
-    if (lock.owns_lock()) {
-      if (!ctx->gpu_pipe) ctx->gpu_pipe = new (std::nothrow) Cache;
-      if (ctx->gpu_pipe) cache = static_cast<Cache*>(ctx->gpu_pipe);
-    }
-    return any_host ? run_streamed(ctx, j, parts, *cache) : run_device(ctx, j, *cache);
-  }
+  if (!any_host) return with_cache(ctx, [&](Cache& c) { return run_device(ctx, j, c); });
+  if (all_host && packable) return with_cache(ctx, [&](Cache& c) { return run_streamed(ctx, j, parts, c); });
   // Mixed memory or gaps that a piece cannot describe: stage every host operand whole.
   Job d = j;
   void* ptr[kFields];
@@ -512,10 +515,7 @@ int run(sgpu_context* ctx, const Job& j) {
   return with_device_operands(ctx, ops.data(), ops.size(), [&] {
     for (int f = 0; f < kFields; ++f)
       if (parts[f].used) set(d, f, ptr[f]);
-    std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
-    Cache priv;
-    if (lock.owns_lock() && !ctx->gpu_pipe) ctx->gpu_pipe = new (std::nothrow) Cache;
-    return run_device(ctx, d, lock.owns_lock() && ctx->gpu_pipe ? *static_cast<Cache*>(ctx->gpu_pipe) : priv);
+    return with_cache(ctx, [&](Cache& c) { return run_device(ctx, d, c); });
   });
 }
 

@@ -28,7 +28,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <new>
 
 #include "../compat/core/bisect.hpp"
