@@ -48,13 +48,22 @@ extern "C" {
 
 typedef struct sgpu_context *sgpu_context_t;
 
+/* The enums below are int in C. In C++ they are given int as their underlying type, so that any
+ * int a caller passes (C allows any) is a value of the type and the library's check can reject
+ * it: without it, C++ reads an out-of-range enum value as undefined behaviour. */
+#if defined(__cplusplus)
+#define SGPU_ENUM_INT_ : int
+#else
+#define SGPU_ENUM_INT_
+#endif
+
 /* Backend choice of a context. AUTO: the GPU when one is present and the routine has a GPU
  * implementation, otherwise the CPU. The environment variable SGPU_BACKEND=cpu|gpu|auto,
  * read when a context is created, overrides AUTO; SGPU_VERBOSE=1 logs each choice to stderr. */
-typedef enum { SGPU_BACKEND_AUTO = 0, SGPU_BACKEND_CPU = 1, SGPU_BACKEND_GPU = 2 } sgpu_backend_t;
+typedef enum SGPU_ENUM_INT_ { SGPU_BACKEND_AUTO = 0, SGPU_BACKEND_CPU = 1, SGPU_BACKEND_GPU = 2 } sgpu_backend_t;
 
 /* Element types of sgpu_scan_cols. */
-typedef enum {
+typedef enum SGPU_ENUM_INT_ {
   SGPU_R_32F = 0, /* float */
   SGPU_R_64F = 1, /* double */
   SGPU_R_32I = 2, /* int32_t */

@@ -53,6 +53,8 @@ struct Harness {
           else if (*p) break;
         }
     }
+    // SGPU_TEST_QUICK=1: as --quick (the sanitizer build, tools/sanitize.sh, runs the suite so).
+    if (const char* q = std::getenv("SGPU_TEST_QUICK")) quick = quick || (*q && std::strcmp(q, "0") != 0);
     if (const char* s = std::getenv("SGPU_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
     if (!seed) seed = (uint64_t)std::chrono::high_resolution_clock::now().time_since_epoch().count() % 1000000007ull;
     rng.seed(seed);
@@ -270,10 +272,12 @@ inline std::vector<double> make_general(Harness& h, Kind kind, int n) {
 }
 
 // ---- Hermitian test matrices --------------------------------------------------------------------
-enum class HKind { kUniform, kLaghe, kZero, kIdentity, kDiagonal, kTridiagonal, kClustered, kGraded, kHuge, kTiny, kCount };
+// kSpike: uniform entries and one off-diagonal pair at 1e300 (the fuzzer's find: after zheev's
+// scaling the tridiagonal's squared off-diagonals went subnormal and dsterf's rotations overflowed).
+enum class HKind { kUniform, kLaghe, kZero, kIdentity, kDiagonal, kTridiagonal, kClustered, kGraded, kHuge, kTiny, kSpike, kCount };
 inline const char* hkind_name(HKind k) {
   static const char* names[] = {"uniform", "zlaghe", "zero", "identity", "diagonal", "tridiagonal",
-                                "clustered", "graded", "near-overflow", "near-underflow"};
+                                "clustered", "graded", "near-overflow", "near-underflow", "spike"};
   return names[(int)k];
 }
 
@@ -300,6 +304,19 @@ inline std::vector<cd> make_hermitian(Harness& h, HKind kind, int n) {
       }
       break;
     }
+    case HKind::kSpike:
+      for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < j; ++i) {
+          at(i, j) = cd(h.uniform(), h.uniform());
+          at(j, i) = std::conj(at(i, j));
+        }
+        at(j, j) = h.uniform();
+      }
+      if (n >= 3) {
+        at(2, 0) = cd(h.uniform(), 1e300);
+        at(0, 2) = std::conj(at(2, 0));
+      }
+      break;
     case HKind::kLaghe: {
       std::vector<double> d(std::max(n, 1));
       for (int i = 0; i < n; ++i) d[i] = h.uniform(-5, 5);

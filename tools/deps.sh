@@ -3,7 +3,9 @@
 # lists what is missing). The CUDA toolkit is the machine's own: it is used when nvcc is found
 # (on PATH or in /usr/local/cuda/bin) and otherwise sgpu builds without its CUDA backend.
 set -euo pipefail
-pkgs="cmake ninja-build g++ gfortran pkg-config liblapacke-dev libopenblas-openmp-dev libtmglib-dev valgrind"
+# clang, its runtime and libomp: the sanitizer and fuzzer build (tools/sanitize.sh); Open MPI: examples/mpi.
+pkgs="cmake ninja-build g++ gfortran pkg-config liblapacke-dev libopenblas-openmp-dev libtmglib-dev valgrind
+      clang libclang-rt-14-dev libomp-dev openmpi-bin libopenmpi-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -40,6 +40,17 @@ struct Mach {
   static constexpr double ulp = 2.2204460492503131e-16;      // 2^-52
 };
 
+// x / s for several x as x * (1 / s): one division instead of several on a serial path. Where
+// 1 / s would overflow (s below 2^-1022, a subnormal; or s == 0) each quotient is a true division,
+// as LAPACK's, so the ratios stay finite: the fuzzer (fuzz/fuzz_args.cpp) found the reciprocal
+// turning a finite tridiagonal into NaN eigenvalues with info 0.
+struct Divider {
+  double s, r;
+  bool divide;
+  SGPU_HD explicit Divider(double den) : s(den), r(1.0 / den), divide(!(fabs(den) >= Mach::safmin)) {}
+  SGPU_HD double operator()(double x) const { return divide ? x / s : x * r; }
+};
+
 // Matrix view: element (i, j) at p[i*rs + j*cs]. MW: rs=1, cs=ld. EW: rs=N, cs=N*n.
 template <class T>
 struct Mat {

@@ -40,10 +40,14 @@ SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1, int m
 }
 
 // zheev's scaling: the factor that brings a matrix of max-abs norm anrm into
-// [sqrt(safmin/ulp), sqrt(ulp/safmin)], or 1 when it already lies there.
+// [sqrt(safmin/ulp), sqrt(ulp/safmin)], or 1 when it already lies there. anrm = +Inf (called only
+// for finite entries: some |a_ij| overflowed, both its parts near DBL_MAX) gets the factor that
+// brings DBL_MAX to rmax / 2, so every |a_ij| lands below rmax; LAPACK's rmax / anrm would be 0 and
+// every eigenvalue NaN with info 0 (the fuzzer's find, fuzz/fuzz_args.cpp).
 SGPU_HD double heev_scale(double anrm) {
   const double smlnum = Mach::safmin / Mach::ulp, bignum = 1.0 / smlnum;
   const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
+  if (anrm > 1.7976931348623157e308) return 0.5 * (rmax / 1.7976931348623157e308);
   if (anrm > 0.0 && anrm < rmin) return rmin / anrm;
   if (anrm > rmax) return rmax / anrm;
   return 1.0;

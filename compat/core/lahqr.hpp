@@ -37,15 +37,15 @@ template <class M>
 SGPU_HD void bulge_first_column(const M& h, int m, double rt1r, double rt1i, double rt2r, double rt2i, double& u0,
                                 double& u1, double& u2) {
   const double hmm = h(m, m), h21 = h(m + 1, m);
-  const double rs = 1.0 / (fabs(hmm - rt2r) + fabs(rt2i) + fabs(h21));
-  const double h21s = h21 * rs;
-  u0 = h21s * h(m, m + 1) + (hmm - rt1r) * ((hmm - rt2r) * rs) - rt1i * (rt2i * rs);
+  const Divider rs(fabs(hmm - rt2r) + fabs(rt2i) + fabs(h21));
+  const double h21s = rs(h21);
+  u0 = h21s * h(m, m + 1) + (hmm - rt1r) * rs(hmm - rt2r) - rt1i * rs(rt2i);
   u1 = h21s * (hmm + h(m + 1, m + 1) - rt1r - rt2r);
   u2 = h21s * h(m + 2, m + 1);
-  const double r = 1.0 / (fabs(u0) + fabs(u1) + fabs(u2));
-  u0 *= r;
-  u1 *= r;
-  u2 *= r;
+  const Divider r(fabs(u0) + fabs(u1) + fabs(u2));
+  u0 = r(u0);
+  u1 = r(u1);
+  u2 = r(u2);
 }
 
 // dlahqr's test that H(m, m-1) is small enough, against the bulge started at m, for the bulge to

@@ -23,10 +23,10 @@ SGPU_HD double nrm2(const Team& t, int n, Vec<double> x) {
   for (int i = t.first(0); i < n; i += t.step()) amax = dmax(amax, fabs(x[i]));
   amax = t.max(amax);
   if (amax == 0.0 || !finite(amax)) return amax;
-  const double inv = 1.0 / amax;
+  const Divider inv(amax);  // (amax may be subnormal)
   ssq = 0.0;
   for (int i = t.first(0); i < n; i += t.step()) {
-    double v = x[i] * inv;
+    double v = inv(x[i]);
     ssq += v * v;
   }
   return amax * sqrt(t.sum(ssq));
@@ -42,10 +42,10 @@ SGPU_HD double znrm2(const Team& t, int n, Vec<zc> x) {
   for (int i = t.first(0); i < n; i += t.step()) amax = dmax(amax, dmax(fabs(x[i].re), fabs(x[i].im)));
   amax = t.max(amax);
   if (amax == 0.0 || !finite(amax)) return amax;
-  const double inv = 1.0 / amax;
+  const Divider inv(amax);
   ssq = 0.0;
   for (int i = t.first(0); i < n; i += t.step()) {
-    double a = x[i].re * inv, b = x[i].im * inv;
+    double a = inv(x[i].re), b = inv(x[i].im);
     ssq += a * a + b * b;
   }
   return amax * sqrt(t.sum(ssq));

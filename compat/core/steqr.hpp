@@ -482,9 +482,9 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
           r = p + bb;
           if (i != m - 1) e[i + 1] = s * r;
           double oldc = c;
-          const double ri = 1.0 / r;  // one division on the serial path, not two
-          c = p * ri;
-          s = bb * ri;
+          const Divider ri(r);  // one division on the serial path, not two
+          c = ri(p);
+          s = ri(bb);
           double oldgam = gamma, alpha = d[i];
           gamma = c * (alpha - sigma) - s * oldgam;
           d[i + 1] = oldgam + (alpha - gamma);
@@ -530,9 +530,9 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
           r = p + bb;
           if (i != m) e[i - 1] = s * r;
           double oldc = c;
-          const double ri = 1.0 / r;  // one division on the serial path, not two
-          c = p * ri;
-          s = bb * ri;
+          const Divider ri(r);  // one division on the serial path, not two
+          c = ri(p);
+          s = ri(bb);
           double oldgam = gamma, alpha = d[i + 1];
           gamma = c * (alpha - sigma) - s * oldgam;
           d[i] = oldgam + (alpha - gamma);
