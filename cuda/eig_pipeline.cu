@@ -21,6 +21,7 @@
 #include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
 #include "eig_pipeline.hpp"
+#include "fault.hpp"
 #include "host_copy.hpp"
 
 namespace sgpu {
@@ -217,7 +218,7 @@ int grow_device(Lane& l, int f, size_t bytes) {
   if (l.dev[f]) cudaFree(l.dev[f]);
   l.dev[f] = nullptr;
   l.dev_bytes[f] = 0;
-  if (cudaMalloc(&l.dev[f], bytes) != cudaSuccess) {
+  if (fault::dev_malloc(&l.dev[f], bytes) != cudaSuccess) {
     (void)cudaGetLastError();
     l.dev[f] = nullptr;
     return SGPU_ERR_DEVICE_ALLOC;
@@ -230,7 +231,7 @@ int grow_stage(Lane& l, int f, size_t bytes) {
   if (l.stage[f]) cudaFreeHost(l.stage[f]);
   l.stage[f] = nullptr;
   l.stage_bytes[f] = 0;
-  if (cudaMallocHost(&l.stage[f], bytes) != cudaSuccess) {
+  if (fault::host_malloc(&l.stage[f], bytes) != cudaSuccess) {
     (void)cudaGetLastError();
     l.stage[f] = nullptr;
     return SGPU_ERR_HOST_ALLOC;
@@ -338,7 +339,7 @@ int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
   std::vector<int> h;
   if (!err) {
     h.resize(j.batch);
-    if (cudaMemcpyAsync(h.data(), j.info, sizeof(int) * j.batch, cudaMemcpyDefault, s) != cudaSuccess)
+    if (fault::copy_async(h.data(), j.info, sizeof(int) * j.batch, s) != cudaSuccess)
       err = SGPU_ERR_DEVICE;
   }
   if (cudaStreamSynchronize(s) != cudaSuccess && !err) err = SGPU_ERR_DEVICE;
@@ -364,8 +365,8 @@ void drain(const Lane& l, const Part* parts, int threads) {
 cudaError_t copy_piece(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, int64_t rows,
                        cudaStream_t s) {
   if (dpitch == width && spitch == width)
-    return cudaMemcpyAsync(dst, src, width * (size_t)rows, cudaMemcpyDefault, s);
-  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, (size_t)rows, cudaMemcpyDefault, s);
+    return fault::copy_async(dst, src, width * (size_t)rows, s);
+  return fault::copy2d_async(dst, dpitch, src, spitch, width, (size_t)rows, s);
 }
 
 int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {

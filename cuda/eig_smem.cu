@@ -18,6 +18,7 @@
 #include "../compat/core/geev.hpp"
 #include "../compat/core/hseqr.hpp"
 #include "../lib/internal.hpp"
+#include "fault.hpp"
 #include "eig_smem.hpp"
 #include "smem_slots.cuh"
 #include "team.cuh"
@@ -226,7 +227,7 @@ int launch(const Job& job, cudaStream_t s) {
   const bool per_group = forced ? forced == 1 : j.block_per_group;
   const int64_t grid = std::min<int64_t>(per_group ? (int64_t)INT32_MAX : (int64_t)best_occ * d.sms, groups);
   k<<<(unsigned)grid, 32 * j.warps, j.smem, s>>>(j);
-  if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+  if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "../compat/core/heev.hpp"
 #include "../compat/core/hseqr.hpp"
 #include "../lib/internal.hpp"
+#include "fault.hpp"
 #include "eig_pipeline.hpp"
 #include "heev_block.hpp"
 #include "heev_team.hpp"
@@ -118,12 +119,12 @@ int launch_warps(int64_t batch, int per_warp, int64_t ws_per, cudaStream_t s, La
   const int64_t block_ws = (int64_t)sizeof(double) * ws_per * per_block;
   if (block_ws > 0) blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, kMaxWorkspaceBytes / block_ws));
   double* ws = nullptr;
-  if (ws_per > 0 && cudaMallocAsync(reinterpret_cast<void**>(&ws), (size_t)(block_ws * blocks), s) != cudaSuccess) {
+  if (ws_per > 0 && fault::dev_malloc_async(reinterpret_cast<void**>(&ws), (size_t)(block_ws * blocks), s) != cudaSuccess) {
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE_ALLOC;
   }
   launch((int)blocks, 32 * kWarpsPerBlock, ws, ws_per);
-  const bool launched = cudaGetLastError() == cudaSuccess;
+  const bool launched = fault::launch_status() == cudaSuccess;
   if (ws && cudaFreeAsync(ws, s) != cudaSuccess) (void)cudaGetLastError();
   return launched ? 0 : SGPU_ERR_DEVICE;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../lib/internal.hpp"
+#include "fault.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -37,7 +38,16 @@ MemKind classify(const void* p) {
 
 int copy(void* dst, const void* src, size_t bytes) {
   if (bytes == 0) return 0;
-  if (cudaMemcpy(dst, src, bytes, cudaMemcpyDefault) != cudaSuccess) {
+  if (fault::copy(dst, src, bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
+  return 0;
+}
+
+int fill_bytes(void* dst, int byte, size_t bytes) {
+  if (bytes == 0) return 0;
+  if (cudaMemset(dst, byte, bytes) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE;
   }
@@ -62,13 +72,13 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
     const Operand& op = ops[k];
     if (!*op.ptr || op.bytes == 0 || classify(*op.ptr) != MemKind::kHost) continue;
     void* d = nullptr;
-    if (cudaMalloc(&d, op.bytes) != cudaSuccess) {
+    if (fault::dev_malloc(&d, op.bytes) != cudaSuccess) {
       st = SGPU_ERR_DEVICE_ALLOC;
       break;
     }
     staged.push_back({&op, *op.ptr, d});
     // Outputs too: the gaps between matrices must come back as they were.
-    if (cudaMemcpyAsync(d, *op.ptr, op.bytes, cudaMemcpyHostToDevice, s) != cudaSuccess) st = SGPU_ERR_DEVICE;
+    if (fault::copy_async(d, *op.ptr, op.bytes, s) != cudaSuccess) st = SGPU_ERR_DEVICE;
   }
   if (st == 0) {
     for (const Stage& x : staged) *x.op->ptr = x.dev;
@@ -76,7 +86,7 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
     for (const Stage& x : staged) *x.op->ptr = x.original;
     if (st >= 0) {
       for (const Stage& x : staged)
-        if (x.op->out && cudaMemcpyAsync(x.original, x.dev, x.op->bytes, cudaMemcpyDeviceToHost, s) != cudaSuccess)
+        if (x.op->out && fault::copy_async(x.original, x.dev, x.op->bytes, s) != cudaSuccess)
           st = SGPU_ERR_DEVICE;
       // Only a staged call waits (its host outputs must be there on return); on device data the
       // call stays asynchronous, ordered on the context's stream.

@@ -35,6 +35,7 @@
 #include "../compat/core/reflect.hpp"
 #include "../compat/core/stedc.hpp"
 #include "../lib/internal.hpp"
+#include "fault.hpp"
 #include "cublas_dl.hpp"
 #include "heev_block.hpp"
 #include "smem_slots.cuh"
@@ -685,7 +686,7 @@ struct Workspace {
     if (p) cudaFree(p);
     p = nullptr;
     bytes = 0;
-    if (cudaMalloc(&p, want) != cudaSuccess) {
+    if (fault::dev_malloc(&p, want) != cudaSuccess) {
       (void)cudaGetLastError();
       return SGPU_ERR_DEVICE_ALLOC;
     }
@@ -717,7 +718,7 @@ int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int nbg, int cnt, zc*
                                  nbg, sS, cnt) != CUBLAS_STATUS_SUCCESS)
       return SGPU_ERR_DEVICE;
     k_larft<<<cnt, nbg, 0, st>>>(S, sS, nbg, tau_g, n, i0, k);
-    if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+    if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (b->zgemm_strided_batched(h, CUBLAS_OP_C, CUBLAS_OP_N, k, n, m, &one, V, n, sW, X, lda, sA, &zero, c(Y),
                                  nbg, sY, cnt) != CUBLAS_STATUS_SUCCESS ||
         b->zgemm_strided_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, k, n, k, &one, c(S), nbg, sS, c(Y), nbg, sY,
@@ -849,7 +850,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     args.tau_g = gemm ? tau_g : nullptr;
     args.gemm_nb = nbg;
     kernel<<<(unsigned)nb, T, shmem, st>>>(args);
-    if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+    if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (gemm)
       if (int e = apply_q_gemm(ws->blas, st, n, nbg, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, Y, Y2)) return e;
   }

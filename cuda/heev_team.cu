@@ -16,6 +16,7 @@
 
 #include "../compat/core/heev.hpp"
 #include "../lib/internal.hpp"
+#include "fault.hpp"
 #include "heev_team.hpp"
 #include "smem_slots.cuh"
 #include "team.cuh"
@@ -210,7 +211,7 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   const int64_t grid = std::min<int64_t>((batch + per_block - 1) / per_block, INT_MAX);
   const Args g{lower, n, static_cast<double*>(A), lda, strideA, w, strideW, info, batch};
   k<<<(unsigned)grid, 32 * shape.warps, shape.smem, s>>>(g);
-  if (cudaGetLastError() != cudaSuccess) return SGPU_ERR_DEVICE;
+  if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "../lib/check.hpp"
 #include "../lib/dispatch.hpp"
 #include "../lib/internal.hpp"
+#include "fault.hpp"
 #include "eig_pipeline.hpp"
 #include "../lib/scan_types.hpp"
 #include "scan_kernels.cuh"
@@ -86,8 +87,8 @@ struct ScanState {
       device = dev;
     }
     if (!counter) {
-      if (cudaMalloc(&counter, sizeof *counter) != cudaSuccess) return fail_alloc();
-      if (cudaMemsetAsync(counter, 0, sizeof *counter, s) != cudaSuccess) return SGPU_ERR_DEVICE;
+      if (fault::dev_malloc(reinterpret_cast<void**>(&counter), sizeof *counter) != cudaSuccess) return fail_alloc();
+      if (fault::memset_async(counter, 0, sizeof *counter, s) != cudaSuccess) return SGPU_ERR_DEVICE;
       next = 0;
     }
     if (flag_cap < tiles) {
@@ -95,8 +96,8 @@ struct ScanState {
       flags = nullptr;
       flag_cap = 0;
       size_t cap = tiles < 4096 ? 4096 : tiles + tiles / 4;
-      if (cudaMalloc(&flags, cap * sizeof(unsigned)) != cudaSuccess) return fail_alloc();
-      if (cudaMemsetAsync(flags, 0, cap * sizeof(unsigned), s) != cudaSuccess) return SGPU_ERR_DEVICE;
+      if (fault::dev_malloc(reinterpret_cast<void**>(&flags), cap * sizeof(unsigned)) != cudaSuccess) return fail_alloc();
+      if (fault::memset_async(flags, 0, cap * sizeof(unsigned), s) != cudaSuccess) return SGPU_ERR_DEVICE;
       flag_cap = cap;
     }
     if (val_cap < vbytes) {
@@ -104,11 +105,11 @@ struct ScanState {
       vals = nullptr;
       val_cap = 0;
       size_t cap = vbytes < (1u << 16) ? (1u << 16) : vbytes + vbytes / 4;
-      if (cudaMalloc(&vals, cap) != cudaSuccess) return fail_alloc();
+      if (fault::dev_malloc(&vals, cap) != cudaSuccess) return fail_alloc();
       val_cap = cap;
     }
     if (++epoch >= (1u << 30)) {  // epochs wrap: clear the flags once every 2^30 calls
-      if (cudaMemsetAsync(flags, 0, flag_cap * sizeof(unsigned), s) != cudaSuccess) return SGPU_ERR_DEVICE;
+      if (fault::memset_async(flags, 0, flag_cap * sizeof(unsigned), s) != cudaSuccess) return SGPU_ERR_DEVICE;
       epoch = 1;
     }
     return 0;
@@ -162,7 +163,7 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
     const int64_t need = cdiv(warps, kThreads / 32);
     static int cap = resident_blocks(k_segments<Tin, Tout, V>, dev) * 4;
     k_segments<Tin, Tout, V><<<(unsigned)(need < cap ? need : cap), kThreads, 0, s>>>(p);
-    return cudaGetLastError() == cudaSuccess ? 0 : SGPU_ERR_DEVICE;
+    return fault::launch_status() == cudaSuccess ? 0 : SGPU_ERR_DEVICE;
   }
   Chain<Tout> c{};
   int width = 1, groups = 1;
@@ -225,7 +226,7 @@ int launch(ScanState& st, const Device& dev, cudaStream_t s, bool row_major, Arg
   }
   // Every block draws tickets until one lands past the end, and one more (it draws ahead).
   st.next += (unsigned long long)tickets + 2ull * (unsigned long long)grid;
-  if (cudaGetLastError() != cudaSuccess) {
+  if (fault::launch_status() != cudaSuccess) {
     st.free_all();  // the counter's position is unknown now: start over next time
     return SGPU_ERR_DEVICE;
   }
@@ -276,8 +277,8 @@ int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStr
       err = SGPU_ERR_DEVICE;
       break;
     }
-    if (cudaMalloc(&l.dA, (size_t)plan.max_in) != cudaSuccess ||
-        (!shared && cudaMalloc(&l.dB, (size_t)plan.max_out) != cudaSuccess)) {
+    if (fault::dev_malloc(&l.dA, (size_t)plan.max_in) != cudaSuccess ||
+        (!shared && fault::dev_malloc(&l.dB, (size_t)plan.max_out) != cudaSuccess)) {
       err = SGPU_ERR_DEVICE_ALLOC;
       break;
     }
@@ -292,16 +293,16 @@ int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStr
     const int64_t offA = p.b0 * strideA + p.line0 * lda + p.e0, offB = p.b0 * strideB + p.line0 * ldb + p.e0;
     // The piece on the device: packed, ld = ne, nb matrices of nl lines.
     const int dm = rm ? (int)p.nl : m, dn = rm ? (int)p.ne : (int)p.nl;
-    if (cudaMemcpy2DAsync(l.dA, p.ne * sin, a0 + offA * (int64_t)sin, (size_t)lda * sin, p.ne * sin, height,
-                          cudaMemcpyDefault, l.s) != cudaSuccess) {
+    if (fault::copy2d_async(l.dA, p.ne * sin, a0 + offA * (int64_t)sin, (size_t)lda * sin, p.ne * sin, height,
+                            l.s) != cudaSuccess) {
       err = SGPU_ERR_DEVICE;
       break;
     }
     if ((err = scan_typed<Tin, Tout>(l.st, dev, l.s, rm, dm, dn, l.dA, (int)p.ne, p.ne * p.nl, l.dB, (int)p.ne,
                                       p.ne * p.nl, p.nb)))
       break;
-    if (cudaMemcpy2DAsync(b0 + offB * (int64_t)sout, (size_t)ldb * sout, l.dB, p.ne * sout, p.ne * sout, height,
-                          cudaMemcpyDefault, l.s) != cudaSuccess)
+    if (fault::copy2d_async(b0 + offB * (int64_t)sout, (size_t)ldb * sout, l.dB, p.ne * sout, p.ne * sout, height,
+                            l.s) != cudaSuccess)
       err = SGPU_ERR_DEVICE;
   }
   for (Lane& l : lanes) {

@@ -85,6 +85,10 @@ typedef enum SGPU_ENUM_INT_ {
 #define SGPU_ERR_NOT_SUPPORTED (-1005)   /* this backend cannot run this routine/argument yet */
 #define SGPU_ERR_INVALID_CONTEXT (-1006) /* context setter given a bad context or value */
 
+/* info[b] after a call that returned below -1000: matrix b was not computed (or its result was not
+ * delivered). Every info[b] of such a call holds it, so that no matrix reads as done. */
+#define SGPU_INFO_NOT_COMPUTED (-1)
+
 /* Context: backend choice, device, optional CUDA stream (cudaStream_t as void*), CPU thread
  * count (0: OpenMP's default), cached workspace. NULL wherever a context is taken means the
  * library's default context (created lazily, thread-safe). */

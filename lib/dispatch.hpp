@@ -81,4 +81,18 @@ int dispatch(sgpu_context* ctx, Routine r, std::initializer_list<Operand> ops, C
   return detail::with_host_staging(ops, cpu_call);
 }
 
+// After a resource or backend error (status < -1000) no matrix may read as done: every info[b]
+// becomes SGPU_INFO_NOT_COMPUTED (-1), in host or device memory (best effort: a device that
+// cannot take a memset keeps what it has). Returns status.
+inline int mark_not_computed(int status, int* info, int64_t batch) {
+  if (status >= -1000 || !info || batch <= 0) return status;
+  if (gpu::classify(info) == gpu::MemKind::kDevice) {
+    static_assert(SGPU_INFO_NOT_COMPUTED == -1, "a memset of 0xFF bytes writes -1");
+    (void)gpu::fill_bytes(info, 0xFF, sizeof(int) * (size_t)batch);
+  } else {
+    for (int64_t b = 0; b < batch; ++b) info[b] = SGPU_INFO_NOT_COMPUTED;
+  }
+  return status;
+}
+
 }  // namespace sgpu

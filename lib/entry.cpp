@@ -28,7 +28,7 @@ int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo
   const bool wantz = !is(compz, 'N');
   void *h = H, *r = wr, *i = wi, *z = wantz ? Z : nullptr, *f = info;
   const size_t D = sizeof(double);
-  return dispatch(
+  return mark_not_computed(dispatch(
       c, Routine::kDhseqr,
       {{&h, span_bytes(batch, strideH, ldh, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
        {&i, span_bytes(batch, strideW, n, n, 1, D), true}, {&z, span_bytes(batch, strideZ, ldz, n, n, D), true},
@@ -40,7 +40,7 @@ int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo
       [&] {
         return gpu::dhseqr(c, job, compz, n, ilo, ihi, as<double>(h), ldh, strideH, as<double>(r), as<double>(i),
                            strideW, as<double>(z), ldz, strideZ, as<int>(f), batch);
-      });
+      }), info, batch);
 }
 
 int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double* A, int lda, int64_t strideA,
@@ -54,7 +54,7 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
   void *a = A, *r = wr, *i = wi, *f = info;
   void *vl = is(jobvl, 'V') ? VL : nullptr, *vr = is(jobvr, 'V') ? VR : nullptr;
   const size_t D = sizeof(double);
-  return dispatch(
+  return mark_not_computed(dispatch(
       c, Routine::kDgeev,
       {{&a, span_bytes(batch, strideA, lda, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
        {&i, span_bytes(batch, strideW, n, n, 1, D), true}, {&vl, span_bytes(batch, strideVL, ldvl, n, n, D), true},
@@ -66,7 +66,7 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
       [&] {
         return gpu::dgeev(c, jobvl, jobvr, n, as<double>(a), lda, strideA, as<double>(r), as<double>(i), strideW,
                           as<double>(vl), ldvl, strideVL, as<double>(vr), ldvr, strideVR, as<int>(f), batch);
-      });
+      }), info, batch);
 }
 
 int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_complex_double* A, int lda,
@@ -76,13 +76,14 @@ int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_com
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
   void *a = static_cast<void*>(A), *ww = w, *f = info;
-  return dispatch(
+  return mark_not_computed(dispatch(
       c, Routine::kZheev,
       {{&a, span_bytes(batch, strideA, lda, n, n, 2 * sizeof(double)), true},
        {&ww, span_bytes(batch, strideW, n, n, 1, sizeof(double)), true},
        {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
       [&] { return cpu::zheev(c, jobz, uplo, n, a, lda, strideA, as<double>(ww), strideW, as<int>(f), batch); },
-      [&] { return gpu::zheev(c, jobz, uplo, n, a, lda, strideA, as<double>(ww), strideW, as<int>(f), batch); });
+      [&] { return gpu::zheev(c, jobz, uplo, n, a, lda, strideA, as<double>(ww), strideW, as<int>(f), batch); }),
+      info, batch);
 }
 
 int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_type_t type_out, int m, int n,

@@ -13,6 +13,7 @@ bool streams_host(Routine) { return false; }
 int on_device(sgpu_context*, const std::function<int()>&) { return SGPU_ERR_NO_BACKEND; }
 MemKind classify(const void*) { return MemKind::kHost; }
 int copy(void*, const void*, size_t) { return SGPU_ERR_NO_BACKEND; }  // never called: nothing is device memory
+int fill_bytes(void*, int, size_t) { return SGPU_ERR_NO_BACKEND; }   // likewise
 int with_device_operands(sgpu_context*, const Operand*, size_t, const std::function<int()>&) {
   return SGPU_ERR_NO_BACKEND;
 }

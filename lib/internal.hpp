@@ -57,6 +57,7 @@ void release_context(sgpu_context* ctx);        // frees the GPU state a context
 enum class MemKind { kHost, kDevice, kManaged };
 MemKind classify(const void* p);    // kHost for pageable/pinned host memory and without CUDA
 int copy(void* dst, const void* src, size_t bytes);  // any direction (unified addressing); 0 or SGPU_ERR_DEVICE
+int fill_bytes(void* dst, int byte, size_t bytes);  // device memory, synchronously; 0 or SGPU_ERR_DEVICE
 // Runs call() on ctx's device with every host-memory operand replaced by a device copy of its
 // whole span (outputs copied back after a call that ran); device and managed memory used in place.
 int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, const std::function<int()>& call);

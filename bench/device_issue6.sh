@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Issue 6 on the GPU machine, in two calls (each within the device tool's 10 minutes):
+#   STAGE=suite  build for sm_90, the GPU suite (ctest -L gpu), compute-sanitizer memcheck on the
+#                hostile-input test (the fuzzer's edge cases on the GPU kernels);
+#   STAGE=faults build with -DSGPU_FAULT_INJECTION=ON into build-fi and run test_faults (every
+#                allocation, launch and copy of its calls failing in turn), then the same under
+#                compute-sanitizer memcheck --leak-check full with a smaller sweep.
+# Run from the repository root after `source .device/prep.sh`; logs go to $OUT.
+set -uo pipefail
+out=${OUT:-/tmp/sgpu-out}
+mkdir -p "$out"
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+  cat .device/commit 2>/dev/null || true
+} | tee "$out/machine.txt"
+case "${STAGE:-suite}" in
+  suite)
+    SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF" bash tools/build.sh > "$out/build.log" 2>&1 ||
+      { tail -40 "$out/build.log"; exit 1; }
+    (cd build && ctest -j4 -L gpu --timeout 500 -V) > "$out/ctest_gpu.log" 2>&1
+    echo "ctest -L gpu rc=$?"
+    grep -E "test_.*_gpu .*(Passed|Failed|Skipped)|tests passed" "$out/ctest_gpu.log" | sed 's/^ *[0-9]*\/[0-9]* //'
+    grep -E "^ *[0-9]+: FAIL" "$out/ctest_gpu.log" | head -20
+    grep -E "soak|device memory|resident" "$out/ctest_gpu.log" | tail -6
+    if command -v compute-sanitizer >/dev/null; then
+      compute-sanitizer --tool memcheck --error-exitcode 9 build/tests/test_hostile --backend gpu --quick \
+        > "$out/sanitizer_hostile.log" 2>&1
+      echo "compute-sanitizer memcheck test_hostile: rc=$?"
+    fi
+    ;;
+  faults)
+    cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
+      -DSGPU_FAULT_INJECTION=ON > "$out/build_fi.log" 2>&1
+    cmake --build build-fi -j"$(nproc)" --target test_faults >> "$out/build_fi.log" 2>&1 ||
+      { tail -40 "$out/build_fi.log"; exit 1; }
+    export SGPU_EIG_PIECE_BYTES=65536 SGPU_SCAN_PIECE_BYTES=65536
+    build-fi/tests/test_faults > "$out/test_faults.log" 2>&1
+    echo "test_faults rc=$?"
+    grep -E "FAIL|occurrences|device memory|test_faults:" "$out/test_faults.log" | head -60
+    if command -v compute-sanitizer >/dev/null; then
+      SGPU_FAULT_MAX_PER_KIND=4 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
+        build-fi/tests/test_faults > "$out/sanitizer_faults.log" 2>&1
+      echo "compute-sanitizer memcheck --leak-check full test_faults (4 faults a kind): rc=$?"
+      grep -E "LEAK|ERROR SUMMARY|Leaked" "$out/sanitizer_faults.log" | head
+    fi
+    ;;
+esac

@@ -1,0 +1,62 @@
+// Fault injection (issue 6), compiled in only with -DSGPU_FAULT_INJECTION=ON: the GPU backend's
+// device allocations, pinned host allocations, kernel launches and copies count their occurrences
+// by kind, and the armed occurrence fails as the real call would (the allocation or copy is not
+// made; a launch reports failure after the kernel is queued, as an asynchronous launch error
+// would). tests/test_faults.cu sweeps every occurrence of every kind of a call. Without the option
+// hit() is a constant false and the library carries no trace of it.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "sgpu.h"
+
+namespace sgpu {
+namespace fault {
+
+enum Kind { kDeviceAlloc = 0, kHostAlloc = 1, kLaunch = 2, kCopy = 3, kKinds = 4 };
+
+#ifdef SGPU_FAULT_INJECTION
+bool hit(Kind k);  // counts one occurrence of k; true when it is the armed one
+#else
+constexpr bool hit(Kind) { return false; }
+#endif
+
+// The status of the launch just made: cudaGetLastError(), or a launch failure when armed.
+inline cudaError_t launch_status() {
+  const cudaError_t e = cudaGetLastError();
+  return hit(kLaunch) ? cudaErrorLaunchFailure : e;
+}
+
+// The CUDA calls that can fail, each counted as its kind.
+inline cudaError_t dev_malloc(void** p, size_t bytes) {
+  return hit(kDeviceAlloc) ? cudaErrorMemoryAllocation : cudaMalloc(p, bytes);
+}
+inline cudaError_t dev_malloc_async(void** p, size_t bytes, cudaStream_t s) {
+  return hit(kDeviceAlloc) ? cudaErrorMemoryAllocation : cudaMallocAsync(p, bytes, s);
+}
+inline cudaError_t host_malloc(void** p, size_t bytes) {
+  return hit(kHostAlloc) ? cudaErrorMemoryAllocation : cudaMallocHost(p, bytes);
+}
+inline cudaError_t copy(void* dst, const void* src, size_t bytes) {
+  return hit(kCopy) ? cudaErrorUnknown : cudaMemcpy(dst, src, bytes, cudaMemcpyDefault);
+}
+inline cudaError_t copy_async(void* dst, const void* src, size_t bytes, cudaStream_t s) {
+  return hit(kCopy) ? cudaErrorUnknown : cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s);
+}
+inline cudaError_t copy2d_async(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t rows,
+                                cudaStream_t s) {
+  return hit(kCopy) ? cudaErrorUnknown : cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, cudaMemcpyDefault, s);
+}
+inline cudaError_t memset_async(void* dst, int value, size_t bytes, cudaStream_t s) {
+  return hit(kCopy) ? cudaErrorUnknown : cudaMemsetAsync(dst, value, bytes, s);
+}
+
+}  // namespace fault
+}  // namespace sgpu
+
+#ifdef SGPU_FAULT_INJECTION
+// Exported by fault-injection builds only (tests). Arms kind's k-th occurrence from now (k = 0:
+// none) and zeroes its count; returns the occurrences counted since the previous arm.
+extern "C" SGPU_API int64_t sgpu_fault_arm(int kind, int64_t k);
+#endif
