@@ -1,6 +1,7 @@
 // Faults on the GPU backend (issue 6, part 2), in a build with -DSGPU_FAULT_INJECTION=ON: for each
 // call below and each kind of fault (device allocation, pinned host allocation, kernel launch,
-// copy), the call is first run clean to count that kind's occurrences, then once with each
+// copy), the call is first run clean to count that kind's occurrences (allocations on a fresh
+// context, whose buffers are not cached yet), then once with each
 // occurrence failing in turn (at most max_per_kind() of them, spread over the count). A faulted call
 // must:
 //  - return the documented code (SGPU_ERR_DEVICE_ALLOC, SGPU_ERR_HOST_ALLOC, SGPU_ERR_DEVICE);
@@ -123,6 +124,15 @@ void sweep(const Case& c) {
     return;
   }
   for (int kind = 0; kind < kKinds; ++kind) {
+    // Allocation faults on a fresh context each time: a used one has its buffers cached already.
+    const bool fresh = kind == 0 || kind == 1;
+    auto renew = [&] {
+      if (!fresh) return;
+      sgpu_context_destroy(ctx);
+      EXPECT(sgpu_context_create(&ctx) == 0 && sgpu_context_set_backend(ctx, SGPU_BACKEND_GPU) == 0, "%s: context",
+             c.name);
+    };
+    renew();
     sgpu_fault_arm(kind, 0);
     st = c.run(ctx);
     const int64_t count = sgpu_fault_arm(kind, 0);
@@ -130,6 +140,7 @@ void sweep(const Case& c) {
     const int64_t step = std::max<int64_t>(1, count / max_per_kind());
     int64_t faulted = 0;
     for (int64_t at = 1; at <= count; at += (at + step > count && at != count) ? count - at : step) {
+      renew();
       sgpu_fault_arm(kind, at);
       st = c.run(ctx);
       const int64_t seen = sgpu_fault_arm(kind, 0);
