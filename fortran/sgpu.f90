@@ -17,6 +17,8 @@ module sgpu
                                SGPU_ERR_DEVICE_ALLOC = -1002, SGPU_ERR_DEVICE = -1003, &
                                SGPU_ERR_NO_BACKEND = -1004, SGPU_ERR_NOT_SUPPORTED = -1005, &
                                SGPU_ERR_INVALID_CONTEXT = -1006
+  ! info(b) after a call that returned below -1000: matrix b was not computed.
+  integer(c_int), parameter :: SGPU_INFO_NOT_COMPUTED = -1
 
   interface
     integer(c_int) function sgpu_context_create(ctx) bind(C, name="sgpu_context_create")
