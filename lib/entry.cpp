@@ -31,7 +31,8 @@ int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo
   return mark_not_computed(dispatch(
       c, Routine::kDhseqr,
       {{&h, span_bytes(batch, strideH, ldh, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
-       {&i, span_bytes(batch, strideW, n, n, 1, D), true}, {&z, span_bytes(batch, strideZ, ldz, n, n, D), true},
+       {&i, span_bytes(batch, strideW, n, n, 1, D), true},
+       {&z, wantz ? span_bytes(batch, strideZ, ldz, n, n, D) : 0, true},
        {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
       [&] {
         return cpu::dhseqr(c, job, compz, n, ilo, ihi, as<double>(h), ldh, strideH, as<double>(r), as<double>(i),
@@ -57,8 +58,11 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
   return mark_not_computed(dispatch(
       c, Routine::kDgeev,
       {{&a, span_bytes(batch, strideA, lda, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
-       {&i, span_bytes(batch, strideW, n, n, 1, D), true}, {&vl, span_bytes(batch, strideVL, ldvl, n, n, D), true},
-       {&vr, span_bytes(batch, strideVR, ldvr, n, n, D), true}, {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
+       {&i, span_bytes(batch, strideW, n, n, 1, D), true},
+       // (the stride of an output not requested is not checked: its span is not computed)
+       {&vl, vl ? span_bytes(batch, strideVL, ldvl, n, n, D) : 0, true},
+       {&vr, vr ? span_bytes(batch, strideVR, ldvr, n, n, D) : 0, true},
+       {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
       [&] {
         return cpu::dgeev(c, jobvl, jobvr, n, as<double>(a), lda, strideA, as<double>(r), as<double>(i), strideW,
                           as<double>(vl), ldvl, strideVL, as<double>(vr), ldvr, strideVR, as<int>(f), batch);
