@@ -148,9 +148,11 @@ void describe(const Job& j, Part* p) {
     for (int f = 0; f < kFields; ++f) p[f].host = static_cast<char*>(get(j, f));
     return;
   }
-  auto matrix = [&](int f, int ld, int64_t stride, bool in, bool out) {
+  // (An output not requested has an unchecked stride: its span is not computed.)
+  auto matrix = [&](int f, int ld, int64_t stride, bool in, bool out, bool wanted) {
     Part& q = p[f];
-    q.used = get(j, f) != nullptr;
+    q.used = wanted && get(j, f) != nullptr;
+    if (!q.used) return;
     q.in = in;
     q.out = out;
     q.width = n;
@@ -161,11 +163,9 @@ void describe(const Job& j, Part* p) {
   };
   const bool has_z = j.geev ? j.wantvr : j.compz != 0;
   // dgeev's A is not written back (its contents on exit are unspecified, as LAPACK's).
-  matrix(kA, j.lda, j.sA, true, !j.geev);
-  matrix(kZ, j.ldz, j.sZ, !j.geev && j.compz == 2, true);
-  matrix(kVl, j.ldvl, j.sVL, false, true);
-  p[kZ].used = p[kZ].used && has_z;
-  p[kVl].used = p[kVl].used && j.geev && j.wantvl;
+  matrix(kA, j.lda, j.sA, true, !j.geev, true);
+  matrix(kZ, j.ldz, j.sZ, !j.geev && j.compz == 2, true, has_z);
+  matrix(kVl, j.ldvl, j.sVL, false, true, j.geev && j.wantvl);
   for (int f : {kWr, kWi}) {
     Part& q = p[f];
     q.used = true;
