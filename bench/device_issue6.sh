@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Issue 6 on the GPU machine, in two calls (each within the device tool's 10 minutes):
+# Issue 6 on the GPU machine, one stage a call (each within the device tool's 10 minutes):
 #   STAGE=suite  build for sm_90, the GPU suite (ctest -L gpu), compute-sanitizer memcheck on the
 #                hostile-input test (the fuzzer's edge cases on the GPU kernels);
+#   STAGE=caps   fault-injection build: test_memcap (device-memory limit, metered), test_multi_gpu,
+#                test_faults;
+#   STAGE=multi  build with the benchmarks, test_multi_gpu and sgpu_multi_gpu_bench (several GPUs);
 #   STAGE=faults build with -DSGPU_FAULT_INJECTION=ON into build-fi and run test_faults (every
 #                allocation, launch and copy of its calls failing in turn), then the same under
 #                compute-sanitizer memcheck --leak-check full with a smaller sweep.
@@ -27,6 +30,32 @@ case "${STAGE:-suite}" in
         > "$out/sanitizer_hostile.log" 2>&1
       echo "compute-sanitizer memcheck test_hostile: rc=$?"
     fi
+    ;;
+  caps)
+    # The device-memory limit (metered: a fault-injection build counts the library's device
+    # allocations) and device lists, then the fault sweep again (the pipelines' allocations moved).
+    cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
+      -DSGPU_FAULT_INJECTION=ON > "$out/build_fi.log" 2>&1
+    cmake --build build-fi -j"$(nproc)" --target test_memcap test_multi_gpu test_faults >> "$out/build_fi.log" 2>&1 ||
+      { tail -40 "$out/build_fi.log"; exit 1; }
+    build-fi/tests/test_memcap > "$out/test_memcap.log" 2>&1
+    echo "test_memcap rc=$?"
+    grep -E "FAIL|squeeze|test_memcap:" "$out/test_memcap.log" | head -40
+    build-fi/tests/test_multi_gpu > "$out/test_multi_gpu.log" 2>&1
+    echo "test_multi_gpu rc=$?"
+    grep -E "FAIL|test_multi_gpu:" "$out/test_multi_gpu.log" | head -40
+    SGPU_EIG_PIECE_BYTES=65536 SGPU_SCAN_PIECE_BYTES=65536 build-fi/tests/test_faults > "$out/test_faults.log" 2>&1
+    echo "test_faults rc=$?"
+    grep -E "FAIL|test_faults:" "$out/test_faults.log" | head -30
+    ;;
+  multi)
+    # Several GPUs: the suite's device-list test and the benchmark table (nvidia-h200-x2).
+    SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 ||
+      { tail -40 "$out/build.log"; exit 1; }
+    build/tests/test_multi_gpu > "$out/test_multi_gpu.log" 2>&1
+    echo "test_multi_gpu rc=$?"
+    grep -E "FAIL|test_multi_gpu:" "$out/test_multi_gpu.log" | head -40
+    build/bench/sgpu_multi_gpu_bench ${BENCH_ARGS:-} 2>&1 | tee "$out/multi_gpu_bench.log"
     ;;
   faults)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \

@@ -23,6 +23,7 @@
 #include "eig_pipeline.hpp"
 #include "fault.hpp"
 #include "host_copy.hpp"
+#include "on_devices.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -64,7 +65,9 @@ int64_t piece_bytes_forced() {
 // 123.7 ms end to end against 79.0 on device data, the fourth piece running alone.
 constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;
 
-int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path) {
+// (devices: the device slots sharing the pieces; the block path's rounds are of kStreams pieces
+// on each.)
+int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int devices) {
   mat_bytes = std::max<int64_t>(mat_bytes, 1);
   int64_t per;
   if (const int64_t forced = piece_bytes_forced()) {
@@ -73,8 +76,9 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path) {
     per = std::max(kPieceBytes / mat_bytes, std::min(kPieceMinMatrices, kPieceMaxBytes / mat_bytes));
     if (block_path) {
       const int64_t most = std::max<int64_t>(1, kBlockPieceMaxBytes / mat_bytes);
-      const int64_t rounds = (batch + kStreams * most - 1) / (kStreams * most);
-      per = (batch + kStreams * rounds - 1) / (kStreams * rounds);
+      const int64_t lanes = (int64_t)kStreams * std::max(devices, 1);
+      const int64_t rounds = (batch + lanes * most - 1) / (lanes * most);
+      per = (batch + lanes * rounds - 1) / (lanes * rounds);
     }
   }
   return std::max<int64_t>(1, std::min(batch, per));
@@ -120,6 +124,16 @@ struct Part {
   char* host = nullptr;
   bool pinned = false;
   size_t span = 0;  // bytes the whole batch spans
+  int64_t stride = 0, ld = 0, srows = 0, scols = 0;  // its span's shape (span_bytes)
+  size_t span_of(int64_t k) const { return span_bytes(k, stride, ld, srows, scols, elem); }
+  void set_span(int64_t batch, int64_t stride_, int64_t ld_, int64_t rows, int64_t cols) {
+    stride = stride_;
+    ld = ld_;
+    srows = rows;
+    scols = cols;
+    span = span_of(batch);
+  }
+  int64_t device_bytes_per_matrix() const { return rows_per * width * (int64_t)elem; }
 };
 
 void describe(const Job& j, Part* p) {
@@ -133,18 +147,18 @@ void describe(const Job& j, Part* p) {
     a.pitch = j.lda;
     a.rows_per = n;
     a.packable = j.sA == (int64_t)j.lda * n || j.batch == 1;
-    a.span = span_bytes(j.batch, j.sA, j.lda, n, n, a.elem);
+    a.set_span(j.batch, j.sA, j.lda, n, n);
     Part& w = p[kWr];
     w.used = w.out = true;
     w.width = n;
     w.pitch = j.sW;
     w.rows_per = 1;
-    w.span = span_bytes(j.batch, j.sW, n, n, 1, sizeof(double));
+    w.set_span(j.batch, j.sW, n, n, 1);
     Part& q = p[kInfo];
     q.used = q.out = true;
     q.elem = sizeof(int);
     q.width = q.pitch = q.rows_per = 1;
-    q.span = sizeof(int) * (size_t)j.batch;
+    q.set_span(j.batch, 1, 1, 1, 1);
     for (int f = 0; f < kFields; ++f) p[f].host = static_cast<char*>(get(j, f));
     return;
   }
@@ -159,7 +173,7 @@ void describe(const Job& j, Part* p) {
     q.pitch = ld;
     q.rows_per = n;
     q.packable = stride == (int64_t)ld * n || j.batch == 1;
-    q.span = span_bytes(j.batch, stride, ld, n, n, sizeof(double));
+    q.set_span(j.batch, stride, ld, n, n);
   };
   const bool has_z = j.geev ? j.wantvr : j.compz != 0;
   // dgeev's A is not written back (its contents on exit are unspecified, as LAPACK's).
@@ -174,14 +188,14 @@ void describe(const Job& j, Part* p) {
     q.width = n;
     q.pitch = j.sW;
     q.rows_per = 1;
-    q.span = span_bytes(j.batch, j.sW, n, n, 1, sizeof(double));
+    q.set_span(j.batch, j.sW, n, n, 1);
   }
   Part& q = p[kInfo];
   q.used = true;
   q.out = true;
   q.elem = sizeof(int);
   q.width = q.pitch = q.rows_per = 1;
-  q.span = sizeof(int) * (size_t)j.batch;
+  q.set_span(j.batch, 1, 1, 1, 1);
   for (int f = 0; f < kFields; ++f) p[f].host = static_cast<char*>(get(j, f));
 }
 
@@ -197,13 +211,15 @@ struct Lane {
   int64_t b0 = 0, nb = 0;
   bool busy = false;
 };
+// One device slot's lanes; made and freed on its device.
 struct Cache {
+  int device = -1;
   Lane lanes[kStreams];
   ~Cache() {
     for (Lane& l : lanes) {
       if (l.s) cudaStreamSynchronize(l.s);
       for (int f = 0; f < kFields; ++f) {
-        if (l.dev[f]) cudaFree(l.dev[f]);
+        fault::dev_free(l.dev[f]);
         if (l.stage[f]) cudaFreeHost(l.stage[f]);
       }
       heev_block::workspace_delete(l.blk);
@@ -213,11 +229,60 @@ struct Cache {
   }
 };
 
-int grow_device(Lane& l, int f, size_t bytes) {
-  if (l.dev_bytes[f] >= bytes) return 0;
-  if (l.dev[f]) cudaFree(l.dev[f]);
+// Deletes c with its device current (its streams and buffers belong there).
+void delete_cache(Cache* c) {
+  if (!c) return;
+  int prev = -1;
+  const bool switched = c->device >= 0 && cudaGetDevice(&prev) == cudaSuccess && prev != c->device &&
+                        cudaSetDevice(c->device) == cudaSuccess;
+  delete c;
+  if (switched) cudaSetDevice(prev);
+  (void)cudaGetLastError();
+}
+
+// A context's caches, one per slot of its device list (slot k serves devices[k]).
+struct Caches {
+  Cache* slot[SGPU_MAX_DEVICES] = {};
+  ~Caches() {
+    for (Cache* c : slot) delete_cache(c);
+  }
+  // Slot k's cache for `device` (replaced when the slot's device changed); nullptr: out of memory.
+  Cache* get(int k, int device) {
+    if (slot[k] && slot[k]->device != device) {
+      delete_cache(slot[k]);
+      slot[k] = nullptr;
+    }
+    if (!slot[k]) {
+      slot[k] = new (std::nothrow) Cache;
+      if (slot[k]) slot[k]->device = device;
+    }
+    return slot[k];
+  }
+};
+
+// Runs f(caches) with the context's caches when they are free, private ones when another call
+// holds them.
+template <class F>
+int with_cache(sgpu_context* ctx, F f) {
+  std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
+  Caches priv;
+  Caches* caches = &priv;
+  if (lock.owns_lock()) {
+    if (!ctx->gpu_pipe) ctx->gpu_pipe = new (std::nothrow) Caches;
+    if (ctx->gpu_pipe) caches = static_cast<Caches*>(ctx->gpu_pipe);
+  }
+  return f(*caches);
+}
+
+void free_device(Lane& l, int f) {
+  fault::dev_free(l.dev[f]);
   l.dev[f] = nullptr;
   l.dev_bytes[f] = 0;
+}
+
+int grow_device(Lane& l, int f, size_t bytes) {
+  if (l.dev_bytes[f] >= bytes) return 0;
+  free_device(l, f);
   if (fault::dev_malloc(&l.dev[f], bytes) != cudaSuccess) {
     (void)cudaGetLastError();
     l.dev[f] = nullptr;
@@ -255,6 +320,19 @@ int lane_workspace(Lane& l) {
   return l.blk ? 0 : SGPU_ERR_HOST_ALLOC;
 }
 
+// Under a device-memory limit, a cache keeps only what this call needs: every buffer whose size
+// differs from need[k][f] (0: not used) is freed before anything is allocated, and block-path
+// workspaces over ws_most are freed, so that the call's peak stays within the limit whatever an
+// earlier call left. (The lanes are idle: every call waits for its lanes before returning.)
+void trim(Cache& c, const size_t (*need)[kFields], size_t ws_most) {
+  for (int k = 0; k < kStreams; ++k) {
+    Lane& l = c.lanes[k];
+    for (int f = 0; f < kFields; ++f)
+      if (l.dev_bytes[f] != need[k][f]) free_device(l, f);
+    heev_block::workspace_trim(l.blk, ws_most);
+  }
+}
+
 // The kernels for one job on device memory; blk: zheev's block-path workspace for s.
 int device_job(Job j, cudaStream_t s, heev_block::Workspace* blk) {
   if (j.heev) return heev_enqueue(j, s, blk);
@@ -266,6 +344,19 @@ int count_failures(const int* info, int64_t batch) {
   int64_t failed = 0;
   for (int64_t b = 0; b < batch; ++b) failed += info[b] != 0;
   return failed > INT_MAX ? INT_MAX : (int)failed;
+}
+
+// Matrices [b0, b0 + nb) of j (pointers offset by their strides).
+Job slice(const Job& j, int64_t b0, int64_t nb) {
+  Job pj = j;
+  pj.batch = nb;
+  pj.A = j.A + (j.heev ? 2 : 1) * b0 * j.sA;  // zheev's A: complex elements as pairs of doubles
+  pj.wr = j.wr + b0 * j.sW;
+  pj.wi = j.wi ? j.wi + b0 * j.sW : nullptr;
+  pj.Z = j.Z ? j.Z + b0 * j.sZ : nullptr;
+  pj.VL = j.VL ? j.VL + b0 * j.sVL : nullptr;
+  pj.info = j.info + b0;
+  return pj;
 }
 
 // Pieces of zheev's block path on device data: kStreams for jobz V from kSplitMinBatch matrices,
@@ -289,12 +380,17 @@ int64_t heev_pieces(const Job& j) {
 
 // Device data: in place on the context's stream in one launch, or (zheev's block path:
 // heev_pieces()) in pieces forked onto the lanes' streams and joined back; waits for info to count
-// the failures.
-int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
+// the failures. ws_budget (0: none): device bytes the kernels' workspaces may take, all pieces.
+int run_device(sgpu_context* ctx, const Job& j, Cache& cache, int64_t ws_budget) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
   const bool block = j.heev && heev_block::serves(j.n);
   const int64_t pieces = heev_pieces(j);
   const int64_t per = (j.batch + pieces - 1) / pieces;
+  const int64_t ws_limit = ws_budget > 0 ? std::max<int64_t>(1, ws_budget / pieces) : 0;
+  if (ws_budget > 0) {
+    static const size_t none[kStreams][kFields] = {};
+    trim(cache, none, (size_t)ws_limit);
+  }
   int err = 0;
   cudaEvent_t fork = nullptr, join[kStreams] = {};
   if (pieces > 1 &&
@@ -306,6 +402,7 @@ int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
     if (pieces == 1) {  // one launch: straight on the context's stream (lane 0's workspace)
       Job pj = j;
       pj.block_per_group = true;
+      pj.ws_limit = ws_limit;
       err = device_job(pj, s, l.blk);
       break;
     }
@@ -319,15 +416,9 @@ int run_device(sgpu_context* ctx, const Job& j, Cache& cache) {
       break;
     }
     const int64_t b0 = k * per;
-    Job pj = j;
-    pj.batch = std::min(per, j.batch - b0);
+    Job pj = slice(j, b0, std::min(per, j.batch - b0));
     pj.block_per_group = true;  // one launch for the piece: let the block scheduler balance it
-    pj.A = j.A + (j.heev ? 2 : 1) * b0 * j.sA;  // zheev's A: complex elements as pairs of doubles
-    pj.wr = j.wr + b0 * j.sW;
-    pj.wi = j.wi ? j.wi + b0 * j.sW : nullptr;
-    pj.Z = j.Z ? j.Z + b0 * j.sZ : nullptr;
-    pj.VL = j.VL ? j.VL + b0 * j.sVL : nullptr;
-    pj.info = j.info + b0;
+    pj.ws_limit = ws_limit;
     err = device_job(pj, l.s, l.blk);
     // Joined even after a failed launch: the wait below must cover what the lane has queued.
     if (cudaEventCreateWithFlags(&join[k], cudaEventDisableTiming) != cudaSuccess ||
@@ -369,35 +460,59 @@ cudaError_t copy_piece(void* dst, size_t dpitch, const void* src, size_t spitch,
   return fault::copy2d_async(dst, dpitch, src, spitch, width, (size_t)rows, s);
 }
 
-int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
-  cudaStream_t ctx_stream = static_cast<cudaStream_t>(ctx->stream);
-  const int threads = ctx->nthreads;
-  const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double) * (j.heev ? 2 : 1);
-  const int64_t per = piece_matrices(j.batch, mat_bytes, j.heev && heev_block::serves(j.n));
-  const int64_t pieces = (j.batch + per - 1) / per;
+// How a streamed call is cut: `per` matrices a piece, and the workspace each lane's kernels may
+// take (0: their own caps).
+struct Cut {
+  int64_t per = 0, pieces = 0, ws_limit = 0;
   int err = 0;
-  // Pageable operands: pinned staging, or (SGPU_EIG_PAGEABLE=register) the caller's pages pinned.
-  std::vector<void*> registered;
-  for (int f = 0; f < kFields; ++f) {
-    Part& p = parts[f];
-    if (!p.used) continue;
-    p.pinned = is_pinned(p.host);
-    if (!p.pinned && register_pageable() && p.span >= (size_t(1) << 20)) {
-      if (cudaHostRegister(p.host, p.span, cudaHostRegisterDefault) == cudaSuccess) {
-        registered.push_back(p.host);
-        p.pinned = true;
-      } else {
-        (void)cudaGetLastError();
-      }
+};
+
+// Under a device-memory limit each of the kStreams lanes gets a third of it: its piece buffers
+// (every operand of `per` matrices, packed) plus the kernels' workspace for them. A lane that
+// cannot hold one matrix is SGPU_ERR_DEVICE_ALLOC, found before anything is copied.
+Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
+  Cut c;
+  const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double) * (j.heev ? 2 : 1);
+  c.per = piece_matrices(j.batch, mat_bytes, j.heev && heev_block::serves(j.n), devices);
+  if (limit > 0) {
+    int64_t io = 0;
+    for (int f = 0; f < kFields; ++f)
+      if (parts[f].used) io += parts[f].device_bytes_per_matrix();
+    const WorkspaceNeed ws = workspace_need(j);
+    const int64_t lane = limit / kStreams;
+    const int64_t fit = lane > ws.fixed ? (lane - ws.fixed) / (io + ws.per_matrix) : 0;
+    if (fit < 1) {
+      c.err = SGPU_ERR_DEVICE_ALLOC;
+      return c;
     }
+    c.per = std::min(c.per, fit);
+    c.ws_limit = lane - c.per * io;
   }
+  c.pieces = (j.batch + c.per - 1) / c.per;
+  return c;
+}
+
+// Host data, pieces [p0, p1) of cut c, on the current device with cache's lanes, behind `after`
+// (the context's stream on the first device). Returns 0 or SGPU_ERR_* when every lane is idle;
+// the caller counts the failures in info.
+int run_streamed(cudaStream_t after, int threads, const Job& j, Part* parts, Cache& cache, const Cut& c, int64_t p0,
+                 int64_t p1, bool limited) {
+  const int64_t per = c.per, pieces = p1 - p0;
+  const int lanes = (int)std::min<int64_t>(kStreams, pieces);
+  if (limited) {  // exactly this call's buffers (trim())
+    size_t need[kStreams][kFields] = {};
+    for (int k = 0; k < lanes; ++k)
+      for (int f = 0; f < kFields; ++f)
+        if (parts[f].used) need[k][f] = (size_t)(per * parts[f].device_bytes_per_matrix());
+    trim(cache, need, (size_t)c.ws_limit);
+  }
+  int err = 0;
   bool staged = false;  // some operand goes through the staging buffers
   for (int f = 0; f < kFields; ++f) staged = staged || (parts[f].used && !parts[f].pinned);
   cudaEvent_t ready = nullptr;
   if (cudaEventCreateWithFlags(&ready, cudaEventDisableTiming) != cudaSuccess ||
-      cudaEventRecord(ready, ctx_stream) != cudaSuccess)
+      cudaEventRecord(ready, after) != cudaSuccess)
     err = SGPU_ERR_DEVICE;
-  const int lanes = (int)std::min<int64_t>(kStreams, pieces);
   for (int k = 0; k < lanes && !err; ++k) {
     Lane& l = cache.lanes[k];
     l.busy = false;
@@ -410,13 +525,13 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts[f];
       if (!p.used) continue;
-      const size_t bytes = (size_t)(per * p.rows_per * p.width) * p.elem;
+      const size_t bytes = (size_t)(per * p.device_bytes_per_matrix());
       err = grow_device(l, f, bytes);
       if (!err && !p.pinned) err = grow_stage(l, f, bytes);
     }
   }
-  for (int64_t i = 0; i < pieces && !err; ++i) {
-    Lane& l = cache.lanes[i % kStreams];
+  for (int64_t i = p0; i < p1 && !err; ++i) {
+    Lane& l = cache.lanes[(i - p0) % kStreams];
     if (l.busy) {  // the lane's previous piece: wait, then hand its outputs to the caller
       if (cudaStreamSynchronize(l.s) != cudaSuccess) {
         err = SGPU_ERR_DEVICE;
@@ -433,6 +548,7 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
     pj.sA = pj.sZ = pj.sVL = (int64_t)j.n * j.n;
     pj.sW = j.n;
     pj.block_per_group = !staged;  // see eig_smem.cu, launch(): staged pieces overlap better resident
+    pj.ws_limit = c.ws_limit;
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts[f];
       set(pj, f, p.used ? l.dev[f] : nullptr);
@@ -470,23 +586,94 @@ int run_streamed(sgpu_context* ctx, const Job& j, Part* parts, Cache& cache) {
     if (!err) drain(l, parts, threads);
   }
   if (ready) cudaEventDestroy(ready);
-  for (void* p : registered) cudaHostUnregister(p);
   (void)cudaGetLastError();
-  if (err) return err;
-  return count_failures(j.info, j.batch);
+  return err;
 }
 
-// Runs f(cache) with the context's cache when it is free, a private one when another call holds it.
-template <class F>
-int with_cache(sgpu_context* ctx, F f) {
-  std::unique_lock<std::mutex> lock(ctx->gpu_mutex, std::try_to_lock);
-  Cache priv;
-  Cache* cache = &priv;
-  if (lock.owns_lock()) {
-    if (!ctx->gpu_pipe) ctx->gpu_pipe = new (std::nothrow) Cache;
-    if (ctx->gpu_pipe) cache = static_cast<Cache*>(ctx->gpu_pipe);
+// Host data over the context's devices: the pieces in contiguous runs, one per device slot, each
+// run on its own host thread with its slot's cache (the first on the calling thread, behind the
+// context's stream). Pageable operands are pinned (SGPU_EIG_PAGEABLE=register) or staged.
+int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& caches) {
+  const int64_t limit = (int64_t)ctx->device_mem_limit.load();
+  const Cut c = cut(j, parts, limit, ctx->ndevices);
+  if (c.err) return c.err;
+  std::vector<void*> registered;
+  for (int f = 0; f < kFields; ++f) {
+    Part& p = parts[f];
+    if (!p.used) continue;
+    p.pinned = is_pinned(p.host);
+    if (!p.pinned && register_pageable() && p.span >= (size_t(1) << 20)) {
+      if (cudaHostRegister(p.host, p.span, cudaHostRegisterPortable) == cudaSuccess) {
+        registered.push_back(p.host);
+        p.pinned = true;
+      } else {
+        (void)cudaGetLastError();
+      }
+    }
   }
-  return f(*cache);
+  const int devices = (int)std::min<int64_t>(ctx->ndevices, c.pieces);
+  const int threads = hostcopy::share_threads(ctx->nthreads, devices);
+  auto share = [&](int k) {  // slot k: pieces [k * P / D, (k + 1) * P / D)
+    const int64_t p0 = c.pieces * k / devices, p1 = c.pieces * (k + 1) / devices;
+    Cache* cache = caches.get(k, ctx->devices[k]);
+    if (!cache) return SGPU_ERR_HOST_ALLOC;
+    cudaStream_t after = k == 0 ? static_cast<cudaStream_t>(ctx->stream) : nullptr;
+    return run_streamed(after, threads, j, parts, *cache, c, p0, p1, limit > 0);
+  };
+  const int err = on_devices(ctx->devices, devices, share);
+  for (void* p : registered) cudaHostUnregister(p);
+  (void)cudaGetLastError();
+  return err ? err : count_failures(j.info, j.batch);
+}
+
+// Operands that a piece cannot describe (mixed memory, gaps between matrices): every host operand
+// staged whole through device buffers, then the device path. Under a device-memory limit, in
+// sub-batches whose staged spans and workspace fit (the largest such count, found by bisection).
+int run_staged(sgpu_context* ctx, const Job& j, const Part* parts) {
+  const int64_t limit = (int64_t)ctx->device_mem_limit.load();
+  bool host[kFields];
+  for (int f = 0; f < kFields; ++f) host[f] = parts[f].used && classify(parts[f].host) == MemKind::kHost;
+  const WorkspaceNeed ws = workspace_need(j);
+  auto staged_bytes = [&](int64_t k) {
+    int64_t b = 0;
+    for (int f = 0; f < kFields; ++f)
+      if (host[f]) b += (int64_t)parts[f].span_of(k);
+    return b;
+  };
+  auto need = [&](int64_t k) { return staged_bytes(k) + ws.fixed + k * ws.per_matrix; };
+  int64_t per = j.batch;
+  if (limit > 0 && need(per) > limit) {
+    if (need(1) > limit) return SGPU_ERR_DEVICE_ALLOC;
+    int64_t lo = 1, hi = j.batch;  // need(lo) fits, need(hi) does not
+    while (hi - lo > 1) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      (need(mid) <= limit ? lo : hi) = mid;
+    }
+    per = lo;
+  }
+  int64_t failed = 0;
+  for (int64_t b0 = 0; b0 < j.batch; b0 += per) {
+    const int64_t nb = std::min(per, j.batch - b0);
+    Job d = slice(j, b0, nb);
+    void* ptr[kFields];
+    std::vector<Operand> ops;
+    for (int f = 0; f < kFields; ++f) {
+      ptr[f] = parts[f].used ? get(d, f) : nullptr;
+      if (parts[f].used) ops.push_back(Operand{&ptr[f], parts[f].span_of(nb), parts[f].out});
+    }
+    const int64_t ws_budget = limit > 0 ? limit - staged_bytes(nb) : 0;
+    const int st = with_device_operands(ctx, ops.data(), ops.size(), [&] {
+      for (int f = 0; f < kFields; ++f)
+        if (parts[f].used) set(d, f, ptr[f]);
+      return with_cache(ctx, [&](Caches& c) {
+        Cache* cache = c.get(0, ctx->device);
+        return cache ? run_device(ctx, d, *cache, ws_budget) : SGPU_ERR_HOST_ALLOC;
+      });
+    });
+    if (st < 0) return st;
+    failed += st;
+  }
+  return failed > INT_MAX ? INT_MAX : (int)failed;
 }
 
 }  // namespace
@@ -503,25 +690,17 @@ int run(sgpu_context* ctx, const Job& j) {
     all_host = all_host && host;
     packable = packable && p.packable;
   }
-  if (!any_host) return with_cache(ctx, [&](Cache& c) { return run_device(ctx, j, c); });
-  if (all_host && packable) return with_cache(ctx, [&](Cache& c) { return run_streamed(ctx, j, parts, c); });
-  // Mixed memory or gaps that a piece cannot describe: stage every host operand whole.
-  Job d = j;
-  void* ptr[kFields];
-  std::vector<Operand> ops;
-  for (int f = 0; f < kFields; ++f) {
-    ptr[f] = parts[f].used ? get(j, f) : nullptr;
-    if (parts[f].used) ops.push_back(Operand{&ptr[f], parts[f].span, parts[f].out});
-  }
-  return with_device_operands(ctx, ops.data(), ops.size(), [&] {
-    for (int f = 0; f < kFields; ++f)
-      if (parts[f].used) set(d, f, ptr[f]);
-    return with_cache(ctx, [&](Cache& c) { return run_device(ctx, d, c); });
-  });
+  if (!any_host)
+    return with_cache(ctx, [&](Caches& c) {
+      Cache* cache = c.get(0, ctx->device);
+      return cache ? run_device(ctx, j, *cache, (int64_t)ctx->device_mem_limit.load()) : SGPU_ERR_HOST_ALLOC;
+    });
+  if (all_host && packable) return with_cache(ctx, [&](Caches& c) { return run_streamed_all(ctx, j, parts, c); });
+  return run_staged(ctx, j, parts);
 }
 
 void release(sgpu_context* ctx) {
-  delete static_cast<Cache*>(ctx->gpu_pipe);
+  delete static_cast<Caches*>(ctx->gpu_pipe);
   ctx->gpu_pipe = nullptr;
 }
 

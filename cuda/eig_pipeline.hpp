@@ -27,6 +27,14 @@ void release(sgpu_context* ctx);
 // enqueues j on s (device pointers). 0 or SGPU_ERR_*.
 int generic_eig(const eig_smem::Job& j, cudaStream_t s);
 
+// Device workspace the kernels take for a job (eig_warp.cu): `fixed` bytes whatever the batch
+// (the warp paths: at least one block's), plus `per_matrix` for each matrix of a launch (zheev's
+// block path). The pipeline sizes its pieces with it under a device-memory limit.
+struct WorkspaceNeed {
+  int64_t fixed = 0, per_matrix = 0;
+};
+WorkspaceNeed workspace_need(const eig_smem::Job& j);
+
 // zheev's kernels (eig_warp.cu): enqueues j (j.heev, device pointers) on s: the team kernels for
 // n <= 32, the block path (heev_block.cu) above, with workspace blk (kept by the caller, used on s
 // only). 0 or SGPU_ERR_*.

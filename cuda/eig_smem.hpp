@@ -40,6 +40,9 @@ struct Job {
   // Grid: one block per group of matrices (true), or only the blocks resident at once, each
   // looping over groups (false). The drivers' choice, measured (eig_smem.cu, launch()).
   bool block_per_group = false;
+  // Device workspace the kernels may allocate for this job, bytes (0: their own caps only); set
+  // by the pipeline from the context's device-memory limit.
+  int64_t ws_limit = 0;
   // Filled by plan():
   int ld = 0;         // leading dimension of the matrices in a slot (odd: rows fall in distinct banks)
   int64_t slot = 0;   // doubles of shared memory per matrix

@@ -109,15 +109,19 @@ bool is(char c, char want) { return std::toupper((unsigned char)c) == want; }
 // kernel). Enough warps to fill the GPU several times over, each looping over its matrices; the
 // workspace is capped at kMaxWorkspaceBytes, so large n gets fewer warps rather than gigabytes.
 // 0 or SGPU_ERR_*.
+// ws_limit (0: none) lowers the cap (the context's device-memory limit); one block's workspace
+// that does not fit is SGPU_ERR_DEVICE_ALLOC.
 template <class Launch>
-int launch_warps(int64_t batch, int per_warp, int64_t ws_per, cudaStream_t s, Launch launch) {
+int launch_warps(int64_t batch, int per_warp, int64_t ws_per, int64_t ws_limit, cudaStream_t s, Launch launch) {
   int sms = 0, dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
   const int64_t per_block = (int64_t)kWarpsPerBlock * per_warp;
   int64_t blocks = std::min<int64_t>((batch + per_block - 1) / per_block, (int64_t)sms * 16);
   const int64_t block_ws = (int64_t)sizeof(double) * ws_per * per_block;
-  if (block_ws > 0) blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, kMaxWorkspaceBytes / block_ws));
+  const int64_t most = ws_limit > 0 ? std::min(ws_limit, kMaxWorkspaceBytes) : kMaxWorkspaceBytes;
+  if (block_ws > most) return SGPU_ERR_DEVICE_ALLOC;
+  if (block_ws > 0) blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, most / block_ws));
   double* ws = nullptr;
   if (ws_per > 0 && fault::dev_malloc_async(reinterpret_cast<void**>(&ws), (size_t)(block_ws * blocks), s) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -125,7 +129,7 @@ int launch_warps(int64_t batch, int per_warp, int64_t ws_per, cudaStream_t s, La
   }
   launch((int)blocks, 32 * kWarpsPerBlock, ws, ws_per);
   const bool launched = fault::launch_status() == cudaSuccess;
-  if (ws && cudaFreeAsync(ws, s) != cudaSuccess) (void)cudaGetLastError();
+  if (ws && fault::dev_free_async(ws, s) != cudaSuccess) (void)cudaGetLastError();
   return launched ? 0 : SGPU_ERR_DEVICE;
 }
 
@@ -135,7 +139,7 @@ int launch_warps(int64_t batch, int per_warp, int64_t ws_per, cudaStream_t s, La
 // one warp per matrix on global memory. Its workspace is stream-ordered (freed behind the kernel).
 int generic_eig(const eig_smem::Job& j, cudaStream_t s) {
   const int64_t ws_per = j.geev ? core::geev_work(j.n) : 0;
-  return launch_warps(j.batch, 1, ws_per, s, [&](int grid, int block, double* ws, int64_t per) {
+  return launch_warps(j.batch, 1, ws_per, j.ws_limit, s, [&](int grid, int block, double* ws, int64_t per) {
     if (j.geev)
       k_dgeev<<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.VL, j.ldvl,
                                      j.sVL, j.Z, j.ldz, j.sZ, j.info, j.batch, ws, per);
@@ -199,11 +203,12 @@ int heev_enqueue(const eig_smem::Job& j, cudaStream_t s, heev_block::Workspace* 
   const int n = j.n;
   if (j.batch == 0) return 0;
   if (heev_block::serves(n))
-    return heev_block::enqueue(blk, s, j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch);
+    return heev_block::enqueue(blk, s, j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch,
+                               (size_t)j.ws_limit);
   if (heev_team::serves(n, j.wantz))
     return heev_team::launch(j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
   const int p = zheev_team_lanes(n);
-  return launch_warps(j.batch, 32 / p, core::heev_work(n, j.wantz, core::kHeevInverse, p), s,
+  return launch_warps(j.batch, 32 / p, core::heev_work(n, j.wantz, core::kHeevInverse, p), j.ws_limit, s,
                       [&](int grid, int block, double* ws, int64_t per) {
                         auto go = [&](auto kernel) {
                           kernel<<<grid, block, 0, s>>>(j.wantz, j.lower, n, reinterpret_cast<core::zc*>(j.A),
@@ -214,6 +219,22 @@ int heev_enqueue(const eig_smem::Job& j, cudaStream_t s, heev_block::Workspace* 
                         else if (p == 16) go(k_zheev<16>);
                         else go(k_zheev<32>);
                       });
+}
+
+WorkspaceNeed workspace_need(const eig_smem::Job& j) {
+  WorkspaceNeed w;
+  const int n = j.n;
+  if (j.heev) {
+    if (heev_block::serves(n)) w.per_matrix = heev_block::workspace_per_matrix(j.wantz, n);
+    else if (!heev_team::serves(n, j.wantz)) {
+      const int p = zheev_team_lanes(n);  // launch_warps: one block of 32 / p matrices per warp
+      w.fixed = (int64_t)sizeof(double) * core::heev_work(n, j.wantz, core::kHeevInverse, p) * kWarpsPerBlock * (32 / p);
+    }
+    return w;
+  }
+  eig_smem::Job probe = j;
+  if (!eig_smem::plan(probe) && j.geev) w.fixed = (int64_t)sizeof(double) * core::geev_work(n) * kWarpsPerBlock;
+  return w;
 }
 
 // Every order through the pipeline (eig_pipeline.cu): host data streamed in pieces with the copies

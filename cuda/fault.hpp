@@ -28,12 +28,39 @@ inline cudaError_t launch_status() {
   return hit(kLaunch) ? cudaErrorLaunchFailure : e;
 }
 
+// The device-memory meter of fault-injection builds: the bytes the library holds on all devices
+// through dev_malloc*/dev_free*, and their peak (tests/test_memcap.cu checks the context's limit
+// with it). Nothing without the option.
+#ifdef SGPU_FAULT_INJECTION
+void meter_alloc(void* p, size_t bytes);
+void meter_free(void* p);
+#else
+inline void meter_alloc(void*, size_t) {}
+inline void meter_free(void*) {}
+#endif
+
 // The CUDA calls that can fail, each counted as its kind.
 inline cudaError_t dev_malloc(void** p, size_t bytes) {
-  return hit(kDeviceAlloc) ? cudaErrorMemoryAllocation : cudaMalloc(p, bytes);
+  if (hit(kDeviceAlloc)) return cudaErrorMemoryAllocation;
+  const cudaError_t e = cudaMalloc(p, bytes);
+  if (e == cudaSuccess) meter_alloc(*p, bytes);
+  return e;
 }
 inline cudaError_t dev_malloc_async(void** p, size_t bytes, cudaStream_t s) {
-  return hit(kDeviceAlloc) ? cudaErrorMemoryAllocation : cudaMallocAsync(p, bytes, s);
+  if (hit(kDeviceAlloc)) return cudaErrorMemoryAllocation;
+  const cudaError_t e = cudaMallocAsync(p, bytes, s);
+  if (e == cudaSuccess) meter_alloc(*p, bytes);
+  return e;
+}
+inline cudaError_t dev_free(void* p) {
+  if (!p) return cudaSuccess;
+  meter_free(p);
+  return cudaFree(p);
+}
+inline cudaError_t dev_free_async(void* p, cudaStream_t s) {
+  if (!p) return cudaSuccess;
+  meter_free(p);
+  return cudaFreeAsync(p, s);
 }
 inline cudaError_t host_malloc(void** p, size_t bytes) {
   return hit(kHostAlloc) ? cudaErrorMemoryAllocation : cudaMallocHost(p, bytes);
@@ -59,4 +86,6 @@ inline cudaError_t memset_async(void* dst, int value, size_t bytes, cudaStream_t
 // Exported by fault-injection builds only (tests). Arms kind's k-th occurrence from now (k = 0:
 // none) and zeroes its count; returns the occurrences counted since the previous arm.
 extern "C" SGPU_API int64_t sgpu_fault_arm(int kind, int64_t k);
+// The meter: bytes held now and the peak since the previous call (which restarts it from now).
+extern "C" SGPU_API void sgpu_fault_device_bytes(int64_t* held, int64_t* peak);
 #endif

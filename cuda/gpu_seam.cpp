@@ -93,7 +93,7 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
       if (!staged.empty() && cudaStreamSynchronize(s) != cudaSuccess) st = SGPU_ERR_DEVICE;
     }
   }
-  for (const Stage& x : staged) cudaFree(x.dev);
+  for (const Stage& x : staged) fault::dev_free(x.dev);
   (void)cudaGetLastError();
   cudaSetDevice(prev);
   return st;

@@ -678,12 +678,17 @@ struct Workspace {
   size_t bytes = 0;
   cublasHandle_t blas = nullptr;  // created on first use by phase 3's cuBLAS path
   ~Workspace() {
-    if (p) cudaFree(p);
+    fault::dev_free(p);
     if (blas) cublas::api()->destroy(blas);
+  }
+  void release() {
+    fault::dev_free(p);
+    p = nullptr;
+    bytes = 0;
   }
   int reserve(size_t want) {
     if (want <= bytes) return 0;
-    if (p) cudaFree(p);
+    fault::dev_free(p);
     p = nullptr;
     bytes = 0;
     if (fault::dev_malloc(&p, want) != cudaSuccess) {
@@ -752,6 +757,15 @@ int gemm_nb() {
 
 }  // namespace
 
+// Phases run (SGPU_HEEV_PHASES=1..3: benchmark hook).
+static int heev_phases() {
+  static const int phases = [] {
+    const char* e = std::getenv("SGPU_HEEV_PHASES");
+    return e ? std::max(1, std::min(3, std::atoi(e))) : 3;
+  }();
+  return phases;
+}
+
 // Phase 1's pass by order: pass_lower from kLowerPassMinN (measured, docs/performance.md: it halves
 // the HBM traffic that bounds n >= 256, and its warp sums cost more than they save at n = 64);
 // SGPU_HEEV_PASS=full|lower forces one (benchmark hook).
@@ -779,8 +793,18 @@ bool serves(int n) {
 Workspace* workspace_new() { return new (std::nothrow) Workspace; }
 void workspace_delete(Workspace* ws) { delete ws; }
 
-int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
-            double* w, int64_t strideW, int* info, int64_t batch) {
+namespace {
+
+// One launch's shape for order n: block size, shared-memory layout, and the global workspace a
+// matrix takes (W and Z where they miss shared memory, the divide-and-conquer buffers, phase 3's
+// cuBLAS operands).
+struct Shape {
+  int T = 0, tiles = 0, nbg = 0;
+  bool lower_pass = false, w_shared = false, z_shared = false, gemm = false;
+  size_t shmem = 0, wg = 0, zg = 0, dcb = 0, gb = 0, per = 1;
+};
+
+int shape_of(bool wantz, int n, Shape& sh) {
   int dev = 0, optin = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
@@ -788,36 +812,62 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
   // Shared memory first for W (phase 1 reads and writes it n times), then for Z. With vectors the
   // phases after the reduction are latency-bound, so W and Z go to shared memory only if the
   // blocks the registers allow per SM still fit: more matrices in flight beat faster accesses.
-  const int T = n <= kSmallN ? kThreadsSmall : kThreads;
-  const int per_sm = T == kThreadsSmall ? 4 : 2;
-  const int tiles = wantz ? tiles_doubles(n, T / 32) : 0;
-  const bool lower_pass = n >= lower_pass_min_n();
-  const size_t base = sizeof(double) * (size_t)smem_doubles(n, tiles, wantz, T, lower_pass);
+  sh.T = n <= kSmallN ? kThreadsSmall : kThreads;
+  const int per_sm = sh.T == kThreadsSmall ? 4 : 2;
+  sh.tiles = wantz ? tiles_doubles(n, sh.T / 32) : 0;
+  sh.lower_pass = n >= lower_pass_min_n();
+  const size_t base = sizeof(double) * (size_t)smem_doubles(n, sh.tiles, wantz, sh.T, sh.lower_pass);
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
-  const bool w_shared = base + wbytes + (wantz ? zbytes : 0) <= fit;
-  const bool z_shared = wantz && base + (w_shared ? wbytes : 0) + zbytes <= fit;
-  const size_t shmem = base + (w_shared ? wbytes : 0) + (z_shared ? zbytes : 0);
-  if (shmem > (size_t)optin) return SGPU_ERR_DEVICE;
-  auto kernel = T == kThreadsSmall ? k_heev_block<kThreadsSmall> : k_heev_block<kThreads>;
-  if (smem_slots::allow_max_smem(kernel) != 0) return SGPU_ERR_DEVICE;
-  static const int phases = [] {
-    const char* e = std::getenv("SGPU_HEEV_PHASES");
-    return e ? std::max(1, std::min(3, std::atoi(e))) : 3;
-  }();
-  const size_t wg = w_shared ? 0 : wbytes, zg = wantz && !z_shared ? zbytes : 0;
-  const size_t dcb = wantz ? sizeof(double) * (size_t)dc_doubles(n) : 0;
+  sh.w_shared = base + wbytes + (wantz ? zbytes : 0) <= fit;
+  sh.z_shared = wantz && base + (sh.w_shared ? wbytes : 0) + zbytes <= fit;
+  sh.shmem = base + (sh.w_shared ? wbytes : 0) + (sh.z_shared ? zbytes : 0);
+  if (sh.shmem > (size_t)optin) return SGPU_ERR_DEVICE;
+  sh.wg = sh.w_shared ? 0 : wbytes;
+  sh.zg = wantz && !sh.z_shared ? zbytes : 0;
+  sh.dcb = wantz ? sizeof(double) * (size_t)dc_doubles(n) : 0;
   // Phase 3 by cuBLAS needs W in global memory (V is read in place) and the library present.
-  const bool gemm = wantz && !w_shared && phases >= 3 && n >= gemm_apply_min_n() && cublas::api();
-  const int nbg = gemm_nb();
-  const size_t gb = gemm ? sizeof(zc) * ((size_t)n + (size_t)nbg * nbg + 2 * (size_t)nbg * n) : 0;
-  const size_t per = std::max<size_t>(wg + zg + dcb + gb, 1);
-  int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(kMaxWorkspaceBytes / per)));
+  sh.gemm = wantz && !sh.w_shared && heev_phases() >= 3 && n >= gemm_apply_min_n() && cublas::api();
+  sh.nbg = gemm_nb();
+  sh.gb = sh.gemm ? sizeof(zc) * ((size_t)n + (size_t)sh.nbg * sh.nbg + 2 * (size_t)sh.nbg * n) : 0;
+  sh.per = std::max<size_t>(sh.wg + sh.zg + sh.dcb + sh.gb, 1);
+  return 0;
+}
+
+}  // namespace
+
+int64_t workspace_per_matrix(bool wantz, int n) {
+  Shape sh;
+  return shape_of(wantz, n, sh) ? 0 : (int64_t)sh.per;
+}
+
+void workspace_trim(Workspace* ws, size_t max_bytes) {
+  if (ws && ws->bytes > max_bytes) ws->release();
+}
+
+int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
+            double* w, int64_t strideW, int* info, int64_t batch, size_t max_ws) {
+  Shape sh;
+  if (int e = shape_of(wantz, n, sh)) return e;
+  auto kernel = sh.T == kThreadsSmall ? k_heev_block<kThreadsSmall> : k_heev_block<kThreads>;
+  if (smem_slots::allow_max_smem(kernel) != 0) return SGPU_ERR_DEVICE;
+  const int phases = heev_phases();
+  const size_t per = sh.per, wg = sh.wg, zg = sh.zg, dcb = sh.dcb, shmem = sh.shmem;
+  const bool gemm = sh.gemm, w_shared = sh.w_shared;
+  const int nbg = sh.nbg, tiles = sh.tiles;
+  const bool lower_pass = sh.lower_pass;
+  // The workspace holds `chunk` matrices' working copies: within kMaxWorkspaceBytes, and within
+  // max_ws where the context limits device memory (sgpu_context_set_device_memory_limit).
+  const size_t most = max_ws ? std::min(max_ws, kMaxWorkspaceBytes) : kMaxWorkspaceBytes;
+  if (per > most) return SGPU_ERR_DEVICE_ALLOC;
+  int64_t chunk = std::min<int64_t>(batch, std::max<int64_t>(1, (int64_t)(most / per)));
   chunk = std::min<int64_t>(chunk, int64_t(1) << 30);
 
   // The buffer may still be in use by an earlier launch on this stream: stream order protects it,
-  // but regrowing frees it, so wait first.
-  if (ws->bytes < per * (size_t)chunk && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
+  // but regrowing (or shrinking to the limit) frees it, so wait first.
+  const bool shrink = ws->bytes > most;
+  if ((shrink || ws->bytes < per * (size_t)chunk) && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
+  if (shrink) ws->release();
   if (int e = ws->reserve(per * (size_t)chunk)) return e;
   if (gemm && !ws->blas && cublas::api()->create(&ws->blas) != CUBLAS_STATUS_SUCCESS) {
     ws->blas = nullptr;
@@ -849,7 +899,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     zc* Y2 = Y + (size_t)nbg * n * nb;
     args.tau_g = gemm ? tau_g : nullptr;
     args.gemm_nb = nbg;
-    kernel<<<(unsigned)nb, T, shmem, st>>>(args);
+    kernel<<<(unsigned)nb, sh.T, shmem, st>>>(args);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (gemm)
       if (int e = apply_q_gemm(ws->blas, st, n, nbg, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, Y, Y2)) return e;

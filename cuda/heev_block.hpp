@@ -23,11 +23,17 @@ struct Workspace;
 Workspace* workspace_new();  // nullptr when out of host memory
 void workspace_delete(Workspace* ws);
 
+// Device workspace bytes one matrix of order n takes (on the current device); 0 on a CUDA error.
+int64_t workspace_per_matrix(bool wantz, int n);
+// Frees ws's device buffer when it holds more than max_bytes (its stream must be idle).
+void workspace_trim(Workspace* ws, size_t max_bytes);
+
 // Enqueues the whole batch (device pointers) on stream st with workspace ws, grown as needed
 // (asynchronous; per-matrix info written on the device). ws stays in use until st passes this
-// point; a launch that must grow it waits for st first. 0 or SGPU_ERR_*.
+// point; a launch that must grow it waits for st first. max_ws (0: none) bounds the workspace:
+// the batch goes in chunks that fit, SGPU_ERR_DEVICE_ALLOC when one matrix does not. 0 or SGPU_ERR_*.
 int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
-            double* w, int64_t strideW, int* info, int64_t batch);
+            double* w, int64_t strideW, int* info, int64_t batch, size_t max_ws);
 
 }  // namespace heev_block
 }  // namespace gpu

@@ -14,6 +14,7 @@
 #include "../lib/internal.hpp"
 #include "fault.hpp"
 #include "eig_pipeline.hpp"
+#include "on_devices.hpp"
 #include "../lib/scan_types.hpp"
 #include "scan_kernels.cuh"
 #include "scan_stream.cuh"
@@ -68,9 +69,9 @@ struct ScanState {
   unsigned long long next = 0;
   unsigned epoch = 0;
   void free_all() {
-    if (flags) cudaFree(flags);
-    if (vals) cudaFree(vals);
-    if (counter) cudaFree(counter);
+    fault::dev_free(flags);
+    fault::dev_free(vals);
+    fault::dev_free(counter);
     flags = nullptr;
     vals = nullptr;
     counter = nullptr;
@@ -92,7 +93,7 @@ struct ScanState {
       next = 0;
     }
     if (flag_cap < tiles) {
-      if (flags) cudaFree(flags);
+      fault::dev_free(flags);
       flags = nullptr;
       flag_cap = 0;
       size_t cap = tiles < 4096 ? 4096 : tiles + tiles / 4;
@@ -101,7 +102,7 @@ struct ScanState {
       flag_cap = cap;
     }
     if (val_cap < vbytes) {
-      if (vals) cudaFree(vals);
+      fault::dev_free(vals);
       vals = nullptr;
       val_cap = 0;
       size_t cap = vbytes < (1u << 16) ? (1u << 16) : vbytes + vbytes / 4;
@@ -255,8 +256,9 @@ int scan_typed(ScanState& st, const Device& dev, cudaStream_t s, bool row_major,
 // Host operands: streamed in pieces over three streams (scan_stream.cuh), after the context's
 // stream (an event orders the pipeline behind work already queued there); returns when B is written.
 template <class Tin, class Tout>
-int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStream_t ctx_stream, bool rm, int m,
-                  int n, const void* A, int lda, int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch) {
+int scan_streamed(const scanstream::StreamPlan& plan, int64_t p0, int64_t p1, const Device& dev, cudaStream_t ctx_stream,
+                  bool rm, int m, int n, const void* A, int lda, int64_t strideA, void* B, int ldb, int64_t strideB,
+                  int64_t batch) {
   using namespace scanstream;
   const size_t sin = sizeof(Tin), sout = sizeof(Tout);
   const bool shared = A == B;  // in place: one device buffer per stream (same element size)
@@ -271,8 +273,9 @@ int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStr
   if (cudaEventCreateWithFlags(&ready, cudaEventDisableTiming) != cudaSuccess ||
       cudaEventRecord(ready, ctx_stream) != cudaSuccess)
     err = SGPU_ERR_DEVICE;
-  for (Lane& l : lanes) {
-    if (err) break;
+  const int64_t used = std::min<int64_t>(kStreams, p1 - p0);
+  for (int64_t k = 0; k < used && !err; ++k) {
+    Lane& l = lanes[k];
     if (cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking) != cudaSuccess || cudaStreamWaitEvent(l.s, ready, 0) != cudaSuccess) {
       err = SGPU_ERR_DEVICE;
       break;
@@ -286,8 +289,8 @@ int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStr
   }
   const char* a0 = static_cast<const char*>(A);
   char* b0 = static_cast<char*>(B);
-  for (int64_t i = 0; i < plan.pieces && !err; ++i) {
-    Lane& l = lanes[i % kStreams];
+  for (int64_t i = p0; i < p1 && !err; ++i) {
+    Lane& l = lanes[(i - p0) % kStreams];
     const Piece p = plan.piece(i, batch);
     const int64_t height = p.nb * p.nl;  // copied lines: nb matrices of nl lines each (packed) or nl
     const int64_t offA = p.b0 * strideA + p.line0 * lda + p.e0, offB = p.b0 * strideB + p.line0 * ldb + p.e0;
@@ -307,8 +310,8 @@ int scan_streamed(const scanstream::StreamPlan& plan, const Device& dev, cudaStr
   }
   for (Lane& l : lanes) {
     if (l.s && cudaStreamSynchronize(l.s) != cudaSuccess && !err) err = SGPU_ERR_DEVICE;
-    if (l.dA) cudaFree(l.dA);
-    if (l.dB && !shared) cudaFree(l.dB);
+    fault::dev_free(l.dA);
+    if (!shared) fault::dev_free(l.dB);
     if (l.s) cudaStreamDestroy(l.s);
   }
   if (ready) cudaEventDestroy(ready);
@@ -330,22 +333,56 @@ int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, 
   if (int e = current_device(dev)) return e;
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
   const bool rm = layout == SGPU_ROW_MAJOR;
+  const int64_t limit = (int64_t)ctx->device_mem_limit.load();
   if (classify(A) == MemKind::kHost || classify(B) == MemKind::kHost) {
     const size_t sin = check::type_size(tin), sout = check::type_size(tout);
-    const scanstream::StreamPlan plan(rm, m, n, lda, strideA, ldb, strideB, batch, sin, sout);
-    if (plan.ok)
+    const bool shared = A == B;
+    int64_t piece = 0;
+    if (limit > 0 && (piece = scanstream::piece_within(limit, sin, sout, shared)) <= 0) return SGPU_ERR_DEVICE_ALLOC;
+    const scanstream::StreamPlan plan(rm, m, n, lda, strideA, ldb, strideB, batch, sin, sout, piece);
+    if (plan.ok) {
+      // (A piece is at least one column, or 16 columns of a row-major matrix.)
+      if (limit > 0 && plan.lane_bytes(shared) > piece * (int64_t)(shared ? std::max(sin, sout) : sin + sout) / (int64_t)sin)
+        return SGPU_ERR_DEVICE_ALLOC;
+      const int devices = (int)std::min<int64_t>(ctx->ndevices, plan.pieces);
       return with_scan_types(tin, tout, [&](auto in, auto out) {
-        return scan_streamed<decltype(in), decltype(out)>(plan, dev, s, rm, m, n, A, lda, strideA, B, ldb, strideB,
-                                                          batch);
+        return on_devices(ctx->devices, devices, [&](int k) {
+          Device dk;
+          if (int e = k == 0 ? (dk = dev, 0) : current_device(dk)) return e;
+          const int64_t p0 = plan.pieces * k / devices, p1 = plan.pieces * (k + 1) / devices;
+          return scan_streamed<decltype(in), decltype(out)>(plan, p0, p1, dk, k == 0 ? s : nullptr, rm, m, n, A, lda,
+                                                            strideA, B, ldb, strideB, batch);
+        });
       });
-    // Small matrices with gaps between them: staged whole, then the device path below.
+    }
+    // Small matrices with gaps between them: staged whole, then the device path below; under a
+    // device-memory limit in sub-batches whose spans fit.
     const int64_t lines = rm ? m : n, len = rm ? n : m;
-    void *a = const_cast<void*>(A), *b = B;
-    const Operand ops[] = {{&a, span_bytes(batch, strideA, lda, len, lines, check::type_size(tin)), false},
-                           {&b, span_bytes(batch, strideB, ldb, len, lines, check::type_size(tout)), true}};
-    return with_device_operands(ctx, ops, 2, [&] {
-      return scan_cols(ctx, layout, tin, tout, m, n, a, lda, strideA, b, ldb, strideB, batch);
-    });
+    auto spans = [&](int64_t k) {
+      return span_bytes(k, strideA, lda, len, lines, sin) + span_bytes(k, strideB, ldb, len, lines, sout);
+    };
+    int64_t per = batch;
+    if (limit > 0 && (int64_t)spans(per) + scanstream::kStateReserve > limit) {
+      if ((int64_t)spans(1) + scanstream::kStateReserve > limit) return SGPU_ERR_DEVICE_ALLOC;
+      int64_t lo = 1, hi = batch;
+      while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        ((int64_t)spans(mid) + scanstream::kStateReserve <= limit ? lo : hi) = mid;
+      }
+      per = lo;
+    }
+    for (int64_t b0 = 0; b0 < batch; b0 += per) {
+      const int64_t nb = std::min(per, batch - b0);
+      void* a = const_cast<char*>(static_cast<const char*>(A)) + b0 * strideA * (int64_t)sin;
+      void* b = static_cast<char*>(B) + b0 * strideB * (int64_t)sout;
+      const Operand ops[] = {{&a, span_bytes(nb, strideA, lda, len, lines, sin), false},
+                             {&b, span_bytes(nb, strideB, ldb, len, lines, sout), true}};
+      const int st = with_device_operands(ctx, ops, 2, [&] {
+        return scan_cols(ctx, layout, tin, tout, m, n, a, lda, strideA, b, ldb, strideB, nb);
+      });
+      if (st) return st;
+    }
+    return 0;
   }
   // The context's state serves one call at a time; a concurrent call on the same context gets a
   // private one (freed when it returns: cudaFree waits for its kernel).

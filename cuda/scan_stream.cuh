@@ -31,6 +31,19 @@ inline int64_t piece_bytes() {
   return v;
 }
 
+// Under a device-memory limit (bytes per call and device; sgpu_context_set_device_memory_limit):
+// each of the kStreams lanes gets a third, of which kStateReserve and 40% of the rest are left for
+// its look-back state (flags and tile sums: at most about a third of a piece's output), the rest
+// for the piece's buffers. Returns the input bytes a piece may take (0: the limit leaves none).
+constexpr int64_t kStateReserve = int64_t(128) << 10;
+inline int64_t piece_within(int64_t limit, size_t sin, size_t sout, bool shared) {
+  const int64_t lane = limit / kStreams - kStateReserve;
+  if (lane <= 0) return 0;
+  const int64_t buffers = lane * 6 / 10;
+  const int64_t ratio_num = shared ? (int64_t)std::max(sin, sout) : (int64_t)(sin + sout);
+  return buffers * (int64_t)sin / ratio_num;
+}
+
 struct Piece {
   int64_t b0, nb;      // matrices
   int64_t line0, nl;   // lines (storage columns) of each matrix
@@ -47,12 +60,15 @@ struct StreamPlan {
   bool row_major = false;
   int64_t max_in = 0, max_out = 0;  // device buffer bytes
 
-  StreamPlan(bool rm, int m, int n, int lda, int64_t sA, int ldb, int64_t sB, int64_t batch, size_t sin, size_t sout)
+  // piece: input bytes a piece aims at (0: piece_bytes()).
+  StreamPlan(bool rm, int m, int n, int lda, int64_t sA, int ldb, int64_t sB, int64_t batch, size_t sin, size_t sout,
+             int64_t piece = 0)
       : rows(rm ? n : m), lines(rm ? m : n), row_major(rm) {
     const int64_t mat = rows * lines * (int64_t)sin;
+    const int64_t pb = piece > 0 ? piece : piece_bytes();
     packed = batch == 1 || (sA == (int64_t)lda * lines && sB == (int64_t)ldb * lines);
-    if (packed && mat < piece_bytes()) {
-      per = std::max<int64_t>(1, piece_bytes() / std::max<int64_t>(mat, 1));
+    if (packed && mat < pb) {
+      per = std::max<int64_t>(1, pb / std::max<int64_t>(mat, 1));
       pieces = (batch + per - 1) / per;
       max_in = std::min(per, batch) * mat;
       max_out = max_in / (int64_t)sin * (int64_t)sout;
@@ -60,20 +76,23 @@ struct StreamPlan {
       return;
     }
     packed = false;
-    if (mat < piece_bytes()) return;  // small unpacked matrices: staged whole instead
+    if (mat < pb) return;  // small unpacked matrices: staged whole instead
     if (!rm) {  // runs of columns
-      per = std::max<int64_t>(1, piece_bytes() / (rows * (int64_t)sin));
+      per = std::max<int64_t>(1, pb / (rows * (int64_t)sin));
       pieces = batch * ((lines + per - 1) / per);
       max_in = std::min(per, lines) * rows * (int64_t)sin;
       max_out = std::min(per, lines) * rows * (int64_t)sout;
     } else {  // runs of columns of a row-major matrix: all rows, `per` elements of each (x16)
-      per = std::max<int64_t>(16, piece_bytes() / (lines * (int64_t)sin) / 16 * 16);
+      per = std::max<int64_t>(16, pb / (lines * (int64_t)sin) / 16 * 16);
       pieces = batch * ((rows + per - 1) / per);
       max_in = std::min(per, rows) * lines * (int64_t)sin;
       max_out = std::min(per, rows) * lines * (int64_t)sout;
     }
     ok = true;
   }
+
+  // Device bytes of one lane: its piece buffers (one when in place).
+  int64_t lane_bytes(bool shared) const { return shared ? std::max(max_in, max_out) : max_in + max_out; }
 
   Piece piece(int64_t i, int64_t batch) const {
     if (packed) return Piece{i * per, std::min(per, batch - i * per), 0, lines, 0, rows};

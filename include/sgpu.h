@@ -16,6 +16,7 @@
 #ifndef SGPU_H
 #define SGPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SGPU_VERSION_MAJOR 0
@@ -99,6 +100,28 @@ SGPU_API int sgpu_context_get_backend(sgpu_context_t ctx, sgpu_backend_t *backen
 SGPU_API int sgpu_context_set_device(sgpu_context_t ctx, int device);
 SGPU_API int sgpu_context_set_stream(sgpu_context_t ctx, void *stream);
 SGPU_API int sgpu_context_set_num_threads(sgpu_context_t ctx, int nthreads);
+
+/* Several GPUs (issue 6). A call on host memory is cut into pieces of whole matrices (the scan:
+ * of whole matrices or columns) and the pieces are shared out in contiguous runs over the listed
+ * devices, one pipeline per device; each matrix's result is bitwise what one device gives. Data in
+ * device memory is computed where it is, on the first listed device, ordered on the context's
+ * stream (which belongs to that device). A device may be listed twice (it then runs two
+ * pipelines). count: 1..SGPU_MAX_DEVICES; ids are not checked against the machine here (a call on
+ * a missing device returns SGPU_ERR_DEVICE). sgpu_context_set_device(ctx, d) is the list {d}, the
+ * default {0}. Setters are not to be called while a call on the same context runs. */
+#define SGPU_MAX_DEVICES 16
+SGPU_API int sgpu_context_set_devices(sgpu_context_t ctx, const int *devices, int count);
+/* Writes min(count, capacity) device ids to devices and the count to *count. */
+SGPU_API int sgpu_context_get_devices(sgpu_context_t ctx, int *devices, int capacity, int *count);
+
+/* Device memory one call may allocate on each device (bytes; 0, the default: no limit but the
+ * device's). Host data then goes in pieces small enough that the pipeline's buffers and the
+ * kernels' workspaces stay within it, and operands that must be staged whole go in sub-batches;
+ * results are bitwise those of an unlimited call. A call whose smallest piece (one matrix; the
+ * scan: one column) does not fit returns SGPU_ERR_DEVICE_ALLOC, writing only info (every entry
+ * SGPU_INFO_NOT_COMPUTED). Not counted: the CUDA context, cuBLAS's own workspace, and the operands
+ * the caller keeps in device memory. */
+SGPU_API int sgpu_context_set_device_memory_limit(sgpu_context_t ctx, size_t bytes);
 
 /* Number of usable CUDA devices (0 when built without CUDA or none is present). */
 SGPU_API int sgpu_gpu_count(void);

@@ -103,6 +103,34 @@ int sgpu_context_set_device(sgpu_context_t ctx, int device) {
   sgpu_context* c = resolve_context(ctx);
   if (!c || device < 0) return SGPU_ERR_INVALID_CONTEXT;
   c->device = device;
+  c->devices[0] = device;
+  c->ndevices = 1;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_set_devices(sgpu_context_t ctx, const int* devices, int count) {
+  sgpu_context* c = resolve_context(ctx);
+  if (!c || !devices || count < 1 || count > SGPU_MAX_DEVICES) return SGPU_ERR_INVALID_CONTEXT;
+  for (int k = 0; k < count; ++k)
+    if (devices[k] < 0) return SGPU_ERR_INVALID_CONTEXT;  // checked whole before anything changes
+  for (int k = 0; k < count; ++k) c->devices[k] = devices[k];
+  c->ndevices = count;
+  c->device = devices[0];
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_get_devices(sgpu_context_t ctx, int* devices, int capacity, int* count) {
+  sgpu_context* c = resolve_context(ctx);
+  if (!c || !count || capacity < 0 || (capacity > 0 && !devices)) return SGPU_ERR_INVALID_CONTEXT;
+  for (int k = 0; k < c->ndevices && k < capacity; ++k) devices[k] = c->devices[k];
+  *count = c->ndevices;
+  return SGPU_SUCCESS;
+}
+
+int sgpu_context_set_device_memory_limit(sgpu_context_t ctx, size_t bytes) {
+  sgpu_context* c = resolve_context(ctx);
+  if (!c) return SGPU_ERR_INVALID_CONTEXT;
+  c->device_mem_limit.store(bytes);
   return SGPU_SUCCESS;
 }
 

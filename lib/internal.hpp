@@ -15,7 +15,10 @@ struct sgpu_context {
   static constexpr uint32_t kMagic = 0x53475055u;  // "SGPU"
   std::atomic<uint32_t> magic{kMagic};
   sgpu_backend_t backend = SGPU_BACKEND_AUTO;
-  int device = 0;
+  int device = 0;                   // devices[0]
+  int devices[SGPU_MAX_DEVICES] = {0};  // where host data is shared out (sgpu_context_set_devices)
+  int ndevices = 1;
+  std::atomic<size_t> device_mem_limit{0};  // bytes per call and device; 0: none
   void* stream = nullptr;
   int nthreads = 0;
   // Host workspace cached between calls; a call that finds it busy uses a private buffer.
@@ -24,7 +27,7 @@ struct sgpu_context {
   // GPU state kept between calls (the scan's look-back state), owned by cuda/; one call at a time.
   std::mutex gpu_mutex;
   void* gpu_scan = nullptr;
-  void* gpu_pipe = nullptr;  // the eigensolvers' streams and buffers (cuda/eig_pipeline.cu)
+  void* gpu_pipe = nullptr;  // the eigensolvers' streams and buffers, one set per device slot (cuda/eig_pipeline.cu)
 };
 
 namespace sgpu {

@@ -157,6 +157,31 @@ int main(int argc, char** argv) {
   h.expect(sgpu_context_set_num_threads(mine, 1) == 0 && sgpu_context_set_num_threads(mine, -1) != 0, "thread count");
   h.expect(sgpu_context_set_device(mine, 0) == 0 && sgpu_context_set_device(mine, -1) != 0, "device");
   h.expect(sgpu_context_set_stream(mine, nullptr) == 0, "stream");
+  {  // device lists: whole list checked before anything changes; set_device is the list {d}
+    const int two[2] = {1, 0}, badl[2] = {0, -1};
+    int got[4] = {-7, -7, -7, -7}, count = -1;
+    h.expect(sgpu_context_set_devices(mine, two, 2) == 0 && sgpu_context_get_devices(mine, got, 4, &count) == 0 &&
+                 count == 2 && got[0] == 1 && got[1] == 0 && got[2] == -7, "set/get devices");
+    h.expect(sgpu_context_set_devices(mine, badl, 2) == SGPU_ERR_INVALID_CONTEXT &&
+                 sgpu_context_get_devices(mine, got, 1, &count) == 0 && count == 2 && got[0] == 1,
+             "a bad list changes nothing; get writes only capacity ids");
+    h.expect(sgpu_context_set_devices(mine, two, 0) != 0 && sgpu_context_set_devices(mine, two, SGPU_MAX_DEVICES + 1) != 0 &&
+                 sgpu_context_set_devices(mine, nullptr, 1) != 0, "device list count and NULL");
+    h.expect(sgpu_context_get_devices(mine, nullptr, 1, &count) != 0 && sgpu_context_get_devices(mine, got, 4, nullptr) != 0 &&
+                 sgpu_context_get_devices(mine, nullptr, 0, &count) == 0 && count == 2, "get devices arguments");
+    h.expect(sgpu_context_set_device(mine, 0) == 0 && sgpu_context_get_devices(mine, got, 4, &count) == 0 && count == 1 &&
+                 got[0] == 0, "set_device resets the list");
+    h.expect(sgpu_context_set_device_memory_limit(mine, 1 << 20) == 0 && sgpu_context_set_device_memory_limit(mine, 0) == 0 &&
+                 sgpu_context_set_device_memory_limit(bad, 1) == SGPU_ERR_INVALID_CONTEXT, "device memory limit");
+    // The CPU backend ignores both: a call on a context with a list and a tiny limit runs.
+    double a[4] = {1, 2, 3, 4}, wr[2], wi[2];
+    int info = -1;
+    h.expect(sgpu_context_set_devices(mine, two, 2) == 0 && sgpu_context_set_device_memory_limit(mine, 1) == 0 &&
+                 sgpu_dgeev_batched(mine, 'N', 'N', 2, a, 2, 4, wr, wi, 2, nullptr, 1, 0, nullptr, 1, 0, &info, 1) == 0 &&
+                 info == 0, "cpu backend with a device list and limit");
+    sgpu_context_set_device(mine, 0);
+    sgpu_context_set_device_memory_limit(mine, 0);
+  }
   h.expect(sgpu_context_set_backend(bad, SGPU_BACKEND_CPU) == SGPU_ERR_INVALID_CONTEXT, "setter on a bad context");
   h.expect(sgpu_context_create(nullptr) == SGPU_ERR_INVALID_CONTEXT, "create(NULL)");
   h.expect(sgpu_context_destroy(mine) == 0 && sgpu_context_destroy(nullptr) == 0, "destroy");
