@@ -118,16 +118,16 @@ int call(const Spec& s, sgpu_context_t ctx, std::vector<Op*>& o) {
   const int n = s.n;
   const int64_t nn = (int64_t)n * n;
   auto d = [&](int k) { return reinterpret_cast<double*>(o[k]->p); };
-  int* info = reinterpret_cast<int*>(o[3 - (s.kind == kHeev)]->p);
+  auto info = [&](int k) { return reinterpret_cast<int*>(o[k]->p); };
   switch (s.kind) {
     case kGeev:
       return sgpu_dgeev_batched(ctx, 'N', s.vectors ? 'V' : 'N', n, d(0), n, nn, d(1), d(2), n, nullptr, 1, 0,
-                                s.vectors ? d(4) : nullptr, n, nn, info, s.batch);
+                                s.vectors ? d(4) : nullptr, n, nn, info(3), s.batch);
     case kHseqr:
-      return sgpu_dhseqr_batched(ctx, 'S', 'I', n, 1, n, d(0), n, nn, d(1), d(2), n, d(4), n, nn, info, s.batch);
+      return sgpu_dhseqr_batched(ctx, 'S', 'I', n, 1, n, d(0), n, nn, d(1), d(2), n, d(4), n, nn, info(3), s.batch);
     case kHeev:
       return sgpu_zheev_batched(ctx, s.vectors ? 'V' : 'N', 'L', n, reinterpret_cast<sgpu_complex_double*>(d(0)), n,
-                                nn, d(1), n, info, s.batch);
+                                nn, d(1), n, info(2), s.batch);
     case kScan:
       return sgpu_scan_cols(ctx, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, n, n, o[0]->p, n, nn, o[1]->p, n, nn, 1);
   }
