@@ -474,10 +474,10 @@ Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
   Cut c;
   const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double) * (j.heev ? 2 : 1);
   c.per = piece_matrices(j.batch, mat_bytes, j.heev && heev_block::serves(j.n), devices);
+  int64_t io = 0;  // device bytes of one matrix's operands
+  for (int f = 0; f < kFields; ++f)
+    if (parts[f].used) io += parts[f].device_bytes_per_matrix();
   if (limit > 0) {
-    int64_t io = 0;
-    for (int f = 0; f < kFields; ++f)
-      if (parts[f].used) io += parts[f].device_bytes_per_matrix();
     const WorkspaceNeed ws = workspace_need(j);
     const int64_t lane = limit / kStreams;
     const int64_t fit = lane > ws.fixed ? (lane - ws.fixed) / (io + ws.per_matrix) : 0;
@@ -486,8 +486,13 @@ Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
       return c;
     }
     c.per = std::min(c.per, fit);
-    c.ws_limit = lane - c.per * io;
   }
+  if (devices > 1) {  // a whole number of pieces for each device, so that their shares are equal
+    const int64_t pieces = (j.batch + c.per - 1) / c.per;
+    const int64_t even = (pieces + devices - 1) / devices * devices;
+    c.per = std::max<int64_t>(1, (j.batch + even - 1) / even);
+  }
+  if (limit > 0) c.ws_limit = limit / kStreams - c.per * io;
   c.pieces = (j.batch + c.per - 1) / c.per;
   return c;
 }
