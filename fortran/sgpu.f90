@@ -19,6 +19,8 @@ module sgpu
                                SGPU_ERR_INVALID_CONTEXT = -1006
   ! info(b) after a call that returned below -1000: matrix b was not computed.
   integer(c_int), parameter :: SGPU_INFO_NOT_COMPUTED = -1
+  ! Longest device list of sgpu_context_set_devices.
+  integer(c_int), parameter :: SGPU_MAX_DEVICES = 16
 
   interface
     integer(c_int) function sgpu_context_create(ctx) bind(C, name="sgpu_context_create")
@@ -53,6 +55,27 @@ module sgpu
       import :: c_int, c_ptr
       type(c_ptr), value :: ctx
       integer(c_int), value :: nthreads
+    end function
+    integer(c_int) function sgpu_context_set_devices(ctx, devices, count) &
+        bind(C, name="sgpu_context_set_devices")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), intent(in) :: devices(*)
+      integer(c_int), value :: count
+    end function
+    integer(c_int) function sgpu_context_get_devices(ctx, devices, capacity, count) &
+        bind(C, name="sgpu_context_get_devices")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), intent(out) :: devices(*)
+      integer(c_int), value :: capacity
+      integer(c_int), intent(out) :: count
+    end function
+    integer(c_int) function sgpu_context_set_device_memory_limit(ctx, bytes) &
+        bind(C, name="sgpu_context_set_device_memory_limit")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: ctx
+      integer(c_size_t), value :: bytes
     end function
     integer(c_int) function sgpu_gpu_count() bind(C, name="sgpu_gpu_count")
       import :: c_int

@@ -7,7 +7,7 @@ program consumer
   integer, parameter :: n = 3, nb = 2
   real(c_double) :: a(n, n, nb), wr(n, nb), wi(n, nb), dummy(1), w(2, nb)
   complex(c_double_complex) :: h(2, 2, nb)
-  integer(c_int) :: info(nb), st, backend
+  integer(c_int) :: info(nb), st, backend, devs(4), ndev
   type(c_ptr) :: ctx
   integer :: b, bad
   bad = 0
@@ -16,6 +16,10 @@ program consumer
   if (sgpu_context_set_backend(ctx, SGPU_BACKEND_CPU) /= 0) bad = bad + 1
   if (sgpu_context_set_num_threads(ctx, 2) /= 0) bad = bad + 1
   if (sgpu_context_get_backend(ctx, backend) /= 0 .or. backend /= SGPU_BACKEND_CPU) bad = bad + 1
+  ! Device list and device-memory limit (used by the GPU backend; the CPU backend ignores them).
+  if (sgpu_context_set_devices(ctx, [0_c_int, 1_c_int], 2) /= 0) bad = bad + 1
+  if (sgpu_context_get_devices(ctx, devs, 4, ndev) /= 0 .or. ndev /= 2 .or. devs(2) /= 1) bad = bad + 1
+  if (sgpu_context_set_device_memory_limit(ctx, 268435456_c_size_t) /= 0) bad = bad + 1
   ! Upper triangular matrices: the eigenvalues are the diagonal (dgeev returns them in order).
   do b = 1, nb
     a(:, :, b) = reshape([1d0*b, 0d0, 0d0, 5d0, 2d0*b, 0d0, 7d0, 8d0, 3d0*b], [n, n])
