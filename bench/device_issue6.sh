@@ -7,7 +7,10 @@
 #   STAGE=multi  build with the benchmarks, test_multi_gpu and sgpu_multi_gpu_bench (several GPUs);
 #   STAGE=faults build with -DSGPU_FAULT_INJECTION=ON into build-fi and run test_faults (every
 #                allocation, launch and copy of its calls failing in turn), then the same under
-#                compute-sanitizer memcheck --leak-check full with a smaller sweep.
+#                compute-sanitizer memcheck --leak-check full with a smaller sweep;
+#   STAGE=pageable the benchmark's pageable rows where host staging dominates, under each of the
+#                host-copy settings that could explain their loss on several devices (host thread
+#                counts, OpenMP's wait policy, SGPU_HOSTCOPY_CHUNK, the same device twice).
 # Run from the repository root after `source .device/prep.sh`; logs go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
@@ -56,6 +59,30 @@ case "${STAGE:-suite}" in
     echo "test_multi_gpu rc=$?"
     grep -E "FAIL|test_multi_gpu:" "$out/test_multi_gpu.log" | head -40
     build/bench/sgpu_multi_gpu_bench ${BENCH_ARGS:-} 2>&1 | tee "$out/multi_gpu_bench.log"
+    ;;
+  pageable)
+    {
+      echo "nproc $(nproc)"; lscpu | grep -E "^(Model name|Socket|Core|Thread|NUMA)"
+      env | grep -E "^(OMP|GOMP|KMP)_" || echo "no OpenMP variables"
+      nvidia-smi topo -m
+    } 2>&1 | tee "$out/host.txt"
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
+    cmake --build build -j"$(nproc)" --target sgpu_multi_gpu_bench >> "$out/build.log" 2>&1 ||
+      { tail -40 "$out/build.log"; exit 1; }
+    b="build/bench/sgpu_multi_gpu_bench --memory pageable --rows ${ROWS:-3,4,7}"
+    run() { echo "## $*"; env "$@" | grep -E "^\\| [a-z]" | grep -v "^| routine"; }
+    {
+      run $b --devices 0,1
+      run $b --devices 0,0
+      run OMP_WAIT_POLICY=passive $b --devices 0,1
+      run SGPU_HOSTCOPY_CHUNK=1048576 $b --devices 0,1
+      run SGPU_HOSTCOPY_CHUNK=262144 $b --devices 0,1
+      run SGPU_HOSTCOPY_CHUNK=1048576 OMP_WAIT_POLICY=passive $b --devices 0,1
+      run $b --devices 0,1 --threads 16
+      run $b --devices 0,1 --threads 24
+      run $b --devices 0,1 --threads 8
+      run SGPU_EIG_PAGEABLE=register $b --devices 0,1
+    } 2>&1 | tee "$out/pageable.log"
     ;;
   faults)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \

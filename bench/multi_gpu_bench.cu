@@ -6,7 +6,10 @@
 // one-device run's bitwise (zheev's cuBLAS-applied vectors, n >= 100: within 1e-12 relative).
 // Inputs are restored (untimed) before each of the best-of-3 runs. Pinned rows also give the copy
 // floor (copy_floor()): the row's bytes moved over one device's links, and split over the list's.
-// Usage: sgpu_multi_gpu_bench [--devices 0,1] [--quick]   (default: every GPU of the machine)
+// Usage: sgpu_multi_gpu_bench [--devices 0,1] [--quick] [--rows 4,7] [--memory pinned|pageable] [--threads T]
+//   --devices: the list (default: every GPU of the machine); --rows: only these rows of the table
+//   (0-based, in its order); --memory: only that kind; --threads: both contexts' host threads
+//   (sgpu_context_set_num_threads; default 0, OpenMP's count).
 #include <cuda_runtime.h>
 #include <omp.h>
 
@@ -228,16 +231,27 @@ int main(int argc, char** argv) {
     std::printf("no GPU\n");
     return 0;
   }
-  std::vector<int> list;
+  std::vector<int> list, rows;
   bool quick = false;
+  const char* memory = "";
+  int threads = 0;
+  auto ints = [](const char* p, std::vector<int>& v) {
+    while (*p) {
+      v.push_back(std::atoi(p));
+      while (*p && *p != ',') ++p;
+      if (*p == ',') ++p;
+    }
+  };
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--devices") && i + 1 < argc)
-      for (const char* p = argv[++i]; *p;) {
-        list.push_back(std::atoi(p));
-        while (*p && *p != ',') ++p;
-        if (*p == ',') ++p;
-      }
+    else if (!std::strcmp(argv[i], "--devices") && i + 1 < argc) ints(argv[++i], list);
+    else if (!std::strcmp(argv[i], "--rows") && i + 1 < argc) ints(argv[++i], rows);
+    else if (!std::strcmp(argv[i], "--memory") && i + 1 < argc) memory = argv[++i];
+    else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "unknown argument %s\n", argv[i]);
+      return 2;
+    }
   }
   if (list.empty())
     for (int d = 0; d < gpus; ++d) list.push_back(d);
@@ -245,7 +259,8 @@ int main(int argc, char** argv) {
   cudaGetDeviceProperties(&prop, list[0]);
   std::printf("devices: %d x %s (list {", gpus, prop.name);
   for (int d : list) std::printf(" %d", d);
-  std::printf(" }), %d host threads; ms, best of 3, end to end from host memory\n", omp_get_max_threads());
+  std::printf(" }), %d host threads (context: %d); ms, best of 3, end to end from host memory\n", omp_get_max_threads(),
+              threads);
   sgpu_context_t one = nullptr, many = nullptr;
   sgpu_context_create(&one);
   sgpu_context_set_backend(one, SGPU_BACKEND_GPU);
@@ -253,6 +268,8 @@ int main(int argc, char** argv) {
   sgpu_context_create(&many);
   sgpu_context_set_backend(many, SGPU_BACKEND_GPU);
   sgpu_context_set_devices(many, list.data(), (int)list.size());
+  sgpu_context_set_num_threads(one, threads);
+  sgpu_context_set_num_threads(many, threads);
   const int64_t gb_heev = 1000000000;
   std::vector<Spec> specs = {
       {kGeev, 10, 500000, true, "dgeev N,V"},     {kGeev, 30, 500000, true, "dgeev N,V"},
@@ -266,8 +283,11 @@ int main(int argc, char** argv) {
   std::printf("| routine | n | batch | memory | 1 GPU (ms) | %zu GPUs (ms) | speedup | copy floor 1 GPU (ms) | copy floor "
               "%zu GPUs (ms) | floor speedup | status | same |\n", list.size(), list.size());
   std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|\n");
-  for (const Spec& s : specs) {
+  for (size_t row = 0; row < specs.size(); ++row) {
+    if (!rows.empty() && std::find(rows.begin(), rows.end(), (int)row) == rows.end()) continue;
+    const Spec& s = specs[row];
     for (bool pinned : {true, false}) {
+      if (*memory && std::strcmp(memory, pinned ? "pinned" : "pageable")) continue;
       std::vector<Op*> ops = make_ops(s, pinned);
       int st1 = 0, st2 = 0;
       const double t1 = timed(s, one, ops, 3, &st1);
