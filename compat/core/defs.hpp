@@ -44,12 +44,20 @@ struct Mach {
 // 1 / s would overflow (s below 2^-1022, a subnormal; or s == 0) each quotient is a true division,
 // as LAPACK's, so the ratios stay finite: the fuzzer (fuzz/fuzz_args.cpp) found the reciprocal
 // turning a finite tridiagonal into NaN eigenvalues with info 0.
+#ifdef SGPU_DIVIDER_SCALED
+struct Divider {
+  double k, r;
+  SGPU_HD explicit Divider(double den) : k(fabs(den) >= Mach::safmin ? 1.0 : 0x1p54), r(1.0 / (den * k)) {}
+  SGPU_HD double operator()(double x) const { return (x * k) * r; }
+};
+#else
 struct Divider {
   double s, r;
   bool divide;
   SGPU_HD explicit Divider(double den) : s(den), r(1.0 / den), divide(!(fabs(den) >= Mach::safmin)) {}
   SGPU_HD double operator()(double x) const { return divide ? x / s : x * r; }
 };
+#endif
 
 // Matrix view: element (i, j) at p[i*rs + j*cs]. MW: rs=1, cs=ld. EW: rs=N, cs=N*n.
 template <class T>
