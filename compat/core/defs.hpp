@@ -41,23 +41,18 @@ struct Mach {
 };
 
 // x / s for several x as x * (1 / s): one division instead of several on a serial path. Where
-// 1 / s would overflow (s below 2^-1022, a subnormal; or s == 0) each quotient is a true division,
-// as LAPACK's, so the ratios stay finite: the fuzzer (fuzz/fuzz_args.cpp) found the reciprocal
-// turning a finite tridiagonal into NaN eigenvalues with info 0.
-#ifdef SGPU_DIVIDER_SCALED
+// 1 / s would overflow (s below 2^-1022, a subnormal; or s == 0) s and x are first scaled by 2^54
+// (exact), so the ratios stay finite as LAPACK's true divisions do: the fuzzer
+// (fuzz/fuzz_args.cpp) found the reciprocal turning a finite tridiagonal into NaN eigenvalues with
+// info 0. The scaling is branch-free and carries no division: the earlier select between x / s and
+// x * r cost dgeev 5.5-10.5% on the GPU (H100, device-resident, n = 5, 10, 30: code size; see
+// docs/performance.md "Divider"). With s >= 2^-1022, k = 1 and the quotient is x * r exactly; s = 0
+// or NaN gives Inf or NaN as a division would.
 struct Divider {
   double k, r;
   SGPU_HD explicit Divider(double den) : k(fabs(den) >= Mach::safmin ? 1.0 : 0x1p54), r(1.0 / (den * k)) {}
   SGPU_HD double operator()(double x) const { return (x * k) * r; }
 };
-#else
-struct Divider {
-  double s, r;
-  bool divide;
-  SGPU_HD explicit Divider(double den) : s(den), r(1.0 / den), divide(!(fabs(den) >= Mach::safmin)) {}
-  SGPU_HD double operator()(double x) const { return divide ? x / s : x * r; }
-};
-#endif
 
 // Matrix view: element (i, j) at p[i*rs + j*cs]. MW: rs=1, cs=ld. EW: rs=N, cs=N*n.
 template <class T>
