@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../lib/dispatch.hpp"
+#include "../lib/largest_count.hpp"
 #include "../lib/internal.hpp"
 #include "eig_pipeline.hpp"
 #include "fault.hpp"
@@ -646,16 +647,8 @@ int run_staged(sgpu_context* ctx, const Job& j, const Part* parts) {
     return b;
   };
   auto need = [&](int64_t k) { return staged_bytes(k) + ws.fixed + k * ws.per_matrix; };
-  int64_t per = j.batch;
-  if (limit > 0 && need(per) > limit) {
-    if (need(1) > limit) return SGPU_ERR_DEVICE_ALLOC;
-    int64_t lo = 1, hi = j.batch;  // need(lo) fits, need(hi) does not
-    while (hi - lo > 1) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      (need(mid) <= limit ? lo : hi) = mid;
-    }
-    per = lo;
-  }
+  const int64_t per = limit > 0 ? largest_count(j.batch, [&](int64_t k) { return need(k) <= limit; }) : j.batch;
+  if (per == 0 && j.batch > 0) return SGPU_ERR_DEVICE_ALLOC;
   int64_t failed = 0;
   for (int64_t b0 = 0; b0 < j.batch; b0 += per) {
     const int64_t nb = std::min(per, j.batch - b0);

@@ -11,6 +11,7 @@
 
 #include "../lib/check.hpp"
 #include "../lib/dispatch.hpp"
+#include "../lib/largest_count.hpp"
 #include "../lib/internal.hpp"
 #include "fault.hpp"
 #include "eig_pipeline.hpp"
@@ -361,16 +362,10 @@ int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, 
     auto spans = [&](int64_t k) {
       return span_bytes(k, strideA, lda, len, lines, sin) + span_bytes(k, strideB, ldb, len, lines, sout);
     };
-    int64_t per = batch;
-    if (limit > 0 && (int64_t)spans(per) + scanstream::kStateReserve > limit) {
-      if ((int64_t)spans(1) + scanstream::kStateReserve > limit) return SGPU_ERR_DEVICE_ALLOC;
-      int64_t lo = 1, hi = batch;
-      while (hi - lo > 1) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        ((int64_t)spans(mid) + scanstream::kStateReserve <= limit ? lo : hi) = mid;
-      }
-      per = lo;
-    }
+    const int64_t per =
+        limit > 0 ? largest_count(batch, [&](int64_t k) { return (int64_t)spans(k) + scanstream::kStateReserve <= limit; })
+                  : batch;
+    if (per == 0 && batch > 0) return SGPU_ERR_DEVICE_ALLOC;
     for (int64_t b0 = 0; b0 < batch; b0 += per) {
       const int64_t nb = std::min(per, batch - b0);
       void* a = const_cast<char*>(static_cast<const char*>(A)) + b0 * strideA * (int64_t)sin;
