@@ -5,6 +5,8 @@
 #   STAGE=caps   fault-injection build: test_memcap (device-memory limit, metered), test_multi_gpu,
 #                test_faults;
 #   STAGE=multi  build with the benchmarks, test_multi_gpu and sgpu_multi_gpu_bench (several GPUs);
+#   STAGE=pieces the benchmark's pinned rows below 1.8x (ROWS) under forced piece sizes
+#                (SGPU_EIG_PIECE_BYTES): does a shorter pipeline fill and drain close the gap?
 #   STAGE=faults build with -DSGPU_FAULT_INJECTION=ON into build-fi and run test_faults (every
 #                allocation, launch and copy of its calls failing in turn), then the same under
 #                compute-sanitizer memcheck --leak-check full with a smaller sweep;
@@ -83,6 +85,17 @@ case "${STAGE:-suite}" in
       run $b --devices 0,1 --threads 8
       run SGPU_EIG_PAGEABLE=register $b --devices 0,1
     } 2>&1 | tee "$out/pageable.log"
+    ;;
+  pieces)
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
+    cmake --build build -j"$(nproc)" --target sgpu_multi_gpu_bench >> "$out/build.log" 2>&1 ||
+      { tail -40 "$out/build.log"; exit 1; }
+    for bytes in default 2097152 4194304 8388608 16777216 67108864; do
+      echo "## SGPU_EIG_PIECE_BYTES=$bytes"
+      if [ "$bytes" = default ]; then e=(); else e=(SGPU_EIG_PIECE_BYTES=$bytes); fi
+      env "${e[@]}" build/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-0,4,7}" | grep -E "^\\| [a-z]" |
+        grep -v "^| routine"
+    done 2>&1 | tee "$out/pieces.log"
     ;;
   faults)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
