@@ -17,6 +17,8 @@ namespace {
 // Bytes a copying thread takes at a time, handed out dynamically: a thread the OS preempts (several
 // devices' pipelines copy at once, and their CUDA threads wait beside them) then delays the copy by
 // one chunk, not by its whole static share. 0: equal static shares. SGPU_HOSTCOPY_CHUNK overrides.
+// Measured on 2 x H200 (51e89fe, docs/performance.md "Several GPUs"): 1 MB and 256 KB chunks were
+// within run-to-run noise of static shares on the pageable rows, so static stays the default.
 constexpr size_t kChunkBytes = 0;
 
 size_t chunk_bytes() {
