@@ -21,6 +21,12 @@ mkdir -p "$out"
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
   cat .device/commit 2>/dev/null || true
 } | tee "$out/machine.txt"
+# The library and sgpu_multi_gpu_bench only, into build/ (the studies' stages).
+build_bench() {
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
+  cmake --build build -j"$(nproc)" --target sgpu_multi_gpu_bench >> "$out/build.log" 2>&1 ||
+    { tail -40 "$out/build.log"; exit 1; }
+}
 case "${STAGE:-suite}" in
   suite)
     SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF" bash tools/build.sh > "$out/build.log" 2>&1 ||
@@ -68,9 +74,7 @@ case "${STAGE:-suite}" in
       env | grep -E "^(OMP|GOMP|KMP)_" || echo "no OpenMP variables"
       nvidia-smi topo -m
     } 2>&1 | tee "$out/host.txt"
-    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
-    cmake --build build -j"$(nproc)" --target sgpu_multi_gpu_bench >> "$out/build.log" 2>&1 ||
-      { tail -40 "$out/build.log"; exit 1; }
+    build_bench
     b="build/bench/sgpu_multi_gpu_bench --memory pageable --rows ${ROWS:-3,4,7}"
     run() { echo "## $*"; env "$@" | grep -E "^\\| [a-z]" | grep -v "^| routine"; }
     {
@@ -87,9 +91,7 @@ case "${STAGE:-suite}" in
     } 2>&1 | tee "$out/pageable.log"
     ;;
   pieces)
-    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
-    cmake --build build -j"$(nproc)" --target sgpu_multi_gpu_bench >> "$out/build.log" 2>&1 ||
-      { tail -40 "$out/build.log"; exit 1; }
+    build_bench
     for bytes in default 2097152 4194304 8388608 16777216 67108864; do
       echo "## SGPU_EIG_PIECE_BYTES=$bytes"
       if [ "$bytes" = default ]; then e=(); else e=(SGPU_EIG_PIECE_BYTES=$bytes); fi
