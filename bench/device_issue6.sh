@@ -7,6 +7,8 @@
 #   STAGE=multi  build with the benchmarks, test_multi_gpu and sgpu_multi_gpu_bench (several GPUs);
 #   STAGE=pieces the benchmark's pinned rows below 1.8x (ROWS) under forced piece sizes
 #                (SGPU_EIG_PIECE_BYTES): does a shorter pipeline fill and drain close the gap?
+#   STAGE=trace  the pipeline's timeline (-DSGPU_PIPE_TRACE, bench/pipe_trace.py) on the pinned
+#                rows below 1.8x, and an A/B of the compile-time switch B_DEFS on them;
 #   STAGE=faults build with -DSGPU_FAULT_INJECTION=ON into build-fi and run test_faults (every
 #                allocation, launch and copy of its calls failing in turn), then the same under
 #                compute-sanitizer memcheck --leak-check full with a smaller sweep;
@@ -98,6 +100,32 @@ case "${STAGE:-suite}" in
       env "${e[@]}" build/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-0,4,7}" | grep -E "^\\| [a-z]" |
         grep -v "^| routine"
     done 2>&1 | tee "$out/pieces.log"
+    ;;
+  trace)
+    # The pipeline's timeline on the pinned rows below 1.8x (ROWS): build-t with -DSGPU_PIPE_TRACE
+    # (cuda/pipe_trace.hpp), summarized by bench/pipe_trace.py; then plain builds a (defaults) and
+    # b ($B_DEFS, e.g. -DSGPU_EIG_STREAMS=4) alternately, twice.
+    base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90"
+    third=$(( $(nproc) / 3 ))
+    build_one() {  # dir, definitions
+      cmake -S . -B "$1" $base -DCMAKE_CXX_FLAGS="$2" -DCMAKE_CUDA_FLAGS="$2" > "$out/$1.log" 2>&1 &&
+        cmake --build "$1" -j$third --target sgpu_multi_gpu_bench >> "$out/$1.log" 2>&1 ||
+        { echo "$1 failed"; tail -30 "$out/$1.log"; }
+    }
+    build_one build-t "-DSGPU_PIPE_TRACE" & build_one build-a "" & build_one build-b "${B_DEFS:--DSGPU_EIG_STREAMS=4}" &
+    wait
+    IFS=, read -ra rows <<< "${ROWS:-4,7,0}"
+    for row in "${rows[@]}"; do
+      echo "## trace, row $row"
+      build-t/bench/sgpu_multi_gpu_bench --memory pinned --rows "$row" 2> "$out/trace_row$row.txt" | grep -E "^\| [a-z]"
+      python3 bench/pipe_trace.py --pieces 2,7,8 < "$out/trace_row$row.txt"
+    done 2>&1 | tee "$out/trace.log"
+    for round in 1 2; do
+      for s in a b; do
+        echo "## round $round, build $s"
+        build-$s/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-4,7,0}" | grep -E "^\| [a-z]" | grep -v "^| routine"
+      done
+    done 2>&1 | tee "$out/ab.log"
     ;;
   faults)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \

@@ -25,6 +25,7 @@
 #include "fault.hpp"
 #include "host_copy.hpp"
 #include "on_devices.hpp"
+#include "pipe_trace.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -34,7 +35,11 @@ namespace {
 
 using eig_smem::Job;
 
-constexpr int kStreams = 3;
+// (SGPU_EIG_STREAMS overrides it at compile time, for A/B runs: bench/device_ab.sh.)
+#ifndef SGPU_EIG_STREAMS
+#define SGPU_EIG_STREAMS 3
+#endif
+constexpr int kStreams = SGPU_EIG_STREAMS;
 // Matrices per piece. Default: 12 MB of input, but at least 10 000 matrices while that stays within
 // 32 MB. Small pieces pipeline better when the kernel is short, large ones keep the host's
 // staging of pageable memory ahead once it is long. Values, 500 000 matrices, pinned / pageable
@@ -536,16 +541,21 @@ int run_streamed(cudaStream_t after, int threads, const Job& j, Part* parts, Cac
       if (!err && !p.pinned) err = grow_stage(l, f, bytes);
     }
   }
+  pipe_trace::Share trace(after);
   for (int64_t i = p0; i < p1 && !err; ++i) {
     Lane& l = cache.lanes[(i - p0) % kStreams];
     if (l.busy) {  // the lane's previous piece: wait, then hand its outputs to the caller
+      trace.wait_begin();
       if (cudaStreamSynchronize(l.s) != cudaSuccess) {
         err = SGPU_ERR_DEVICE;
         break;
       }
       l.busy = false;
       drain(l, parts, threads);
+      trace.wait_end();
     }
+    trace.piece(i, (int)((i - p0) % kStreams));
+    trace.mark(trace.kCopyIn, l.s);
     l.b0 = i * per;
     l.nb = std::min(per, j.batch - l.b0);
     Job pj = j;
@@ -569,8 +579,10 @@ int run_streamed(cudaStream_t after, int threads, const Job& j, Part* parts, Cac
       if (copy_piece(l.dev[f], w, src, p.pinned ? p.pitch * p.elem : w, w, rows, l.s) != cudaSuccess)
         err = SGPU_ERR_DEVICE;
     }
+    trace.mark(trace.kCopiedIn, l.s);
     if (!err && j.heev && heev_block::serves(j.n)) err = lane_workspace(l);
     if (err || (err = device_job(pj, l.s, l.blk))) break;
+    trace.mark(trace.kComputed, l.s);
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts[f];
       if (!p.used || !p.out) continue;
@@ -579,6 +591,7 @@ int run_streamed(cudaStream_t after, int threads, const Job& j, Part* parts, Cac
       if (copy_piece(dst, p.pinned ? p.pitch * p.elem : w, l.dev[f], w, w, l.nb * p.rows_per, l.s) != cudaSuccess)
         err = SGPU_ERR_DEVICE;
     }
+    trace.mark(trace.kCopiedOut, l.s);
     l.busy = true;
   }
   for (int k = 0; k < kStreams; ++k) {
