@@ -115,15 +115,24 @@ case "${STAGE:-suite}" in
     build_one build-t "-DSGPU_PIPE_TRACE" & build_one build-a "" & build_one build-b "${B_DEFS:--DSGPU_EIG_STREAMS=4}" &
     wait
     IFS=, read -ra rows <<< "${ROWS:-4,7,0}"
+    read -ra envs <<< "${ENVS:--}"  # "-": no extra variable
     for row in "${rows[@]}"; do
-      echo "## trace, row $row"
-      build-t/bench/sgpu_multi_gpu_bench --memory pinned --rows "$row" 2> "$out/trace_row$row.txt" | grep -E "^\| [a-z]"
-      python3 bench/pipe_trace.py --pieces 2,7,8 < "$out/trace_row$row.txt"
+      for e in "${envs[@]}"; do
+        [ "$e" = - ] && e=SGPU_NOTHING=1
+        echo "## trace, row $row, $e"
+        env "$e" build-t/bench/sgpu_multi_gpu_bench --memory pinned --rows "$row" 2> "$out/trace_row${row}_${e%%=*}.txt" |
+          grep -E "^\\| [a-z]" | grep -v "^| routine"
+        python3 bench/pipe_trace.py --pieces 2,7,8 < "$out/trace_row${row}_${e%%=*}.txt"
+      done
     done 2>&1 | tee "$out/trace.log"
     for round in 1 2; do
-      for s in a b; do
-        echo "## round $round, build $s"
-        build-$s/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-4,7,0}" | grep -E "^\| [a-z]" | grep -v "^| routine"
+      for e in "${envs[@]}"; do
+        [ "$e" = - ] && e=SGPU_NOTHING=1
+        for s in a b; do
+          echo "## round $round, build $s, $e"
+          env "$e" build-$s/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-4,7,0}" | grep -E "^\\| [a-z]" |
+            grep -v "^| routine"
+        done
       done
     done 2>&1 | tee "$out/ab.log"
     ;;

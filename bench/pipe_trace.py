@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Summarizes the "trace ..." lines of a -DSGPU_PIPE_TRACE build (cuda/pipe_trace.hpp) read from
-stdin: one row per device share of each call, in ms from the share's first device event.
-  span    the share's last output copy end
-  fill    its first piece's input copy end (no kernel can start before)
+stdin: one row per device share of each call; ms.
+  late    host time from the call's start to the share's start (its thread's start-up)
+  ready   host time the share took to record its first device event
+  span    device time from that event to the share's last output copy end
+  end     late + ready + span: about when the share ended, from the call's start
+  fill    the first piece's input copy end (no kernel can start before)
   drain   last output copy end minus the last kernel end
   kbusy   time some piece of the share has its input on the device and its kernels not ended
           (an upper bound on kernel time: a piece may wait for the multiprocessors)
-  in/out  time some input (output) copy is queued or running
+  out     time some output copy is queued or running
   hwait   host time blocked waiting for lanes (and draining pageable outputs)
   enq     host time at which the last piece was enqueued
 With --pieces C1,C2,..., also every piece of those shares (the "call" column; sgpu_multi_gpu_bench
@@ -35,23 +38,24 @@ for line in sys.stdin:
 shares = defaultdict(list)
 for r in rows:
     shares[(r["call"], r["dev"], r["host0"])].append(r)
-print("| call | dev | host0 | pieces | span | fill | drain | kbusy | in | out | hwait | enq |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| call | dev | late | ready | pieces | span | end | fill | drain | kbusy | out | hwait | enq |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for (call, dev, host0), ps in sorted(shares.items()):
+    p0 = ps[0]
     span = max(p["out"] for p in ps)
     first = min(ps, key=lambda p: p["piece"])
     lastk = max(p["k"] for p in ps)
-    print("| %d | %d | %.1f | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-        call, dev, host0, len(ps), span, first["in1"], span - lastk,
-        union([(p["in1"], p["k"]) for p in ps]), union([(p["in0"], p["in1"]) for p in ps]),
-        union([(p["k"], p["out"]) for p in ps]), sum(p["wait"] for p in ps), max(p["enq"] for p in ps)))
+    print("| %d | %d | %.2f | %.2f | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+        call, dev, p0["late"], p0["ready"], len(ps), span, p0["late"] + p0["ready"] + span, first["in"],
+        span - lastk, union([(p["in"], p["k"]) for p in ps]), union([(p["k"], p["out"]) for p in ps]),
+        sum(p["wait"] for p in ps), max(p["enq"] for p in ps)))
 if "--pieces" in sys.argv:
     want = [int(c) for c in sys.argv[sys.argv.index("--pieces") + 1].split(",")]
     for (call, dev, host0), ps in sorted(shares.items()):
         if call not in want:
             continue
         print("\ncall %d dev %d" % (call, dev))
-        print("piece lane   enq  wait   in0   in1     k   out")
+        print("piece lane   enq  wait    in     k   out")
         for p in sorted(ps, key=lambda p: p["piece"]):
-            print("%5d %4d %5.2f %5.2f %5.2f %5.2f %5.2f %5.2f" % (
-                p["piece"], p["lane"], p["enq"], p["wait"], p["in0"], p["in1"], p["k"], p["out"]))
+            print("%5d %4d %5.2f %5.2f %5.2f %5.2f %5.2f" % (
+                p["piece"], p["lane"], p["enq"], p["wait"], p["in"], p["k"], p["out"]))

@@ -555,7 +555,6 @@ int run_streamed(cudaStream_t after, int threads, const Job& j, Part* parts, Cac
       trace.wait_end();
     }
     trace.piece(i, (int)((i - p0) % kStreams));
-    trace.mark(trace.kCopyIn, l.s);
     l.b0 = i * per;
     l.nb = std::min(per, j.batch - l.b0);
     Job pj = j;
@@ -613,6 +612,7 @@ int run_streamed(cudaStream_t after, int threads, const Job& j, Part* parts, Cac
 // run on its own host thread with its slot's cache (the first on the calling thread, behind the
 // context's stream). Pageable operands are pinned (SGPU_EIG_PAGEABLE=register) or staged.
 int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& caches) {
+  pipe_trace::call_begin();
   const int64_t limit = (int64_t)ctx->device_mem_limit.load();
   const Cut c = cut(j, parts, limit, ctx->ndevices);
   if (c.err) return c.err;
