@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "../lib/dispatch.hpp"
@@ -24,7 +25,6 @@
 #include "eig_pipeline.hpp"
 #include "fault.hpp"
 #include "host_copy.hpp"
-#include "on_devices.hpp"
 #include "pipe_trace.hpp"
 
 namespace sgpu {
@@ -503,114 +503,154 @@ Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
   return c;
 }
 
-// Host data, pieces [p0, p1) of cut c, on the current device with cache's lanes, behind `after`
-// (the context's stream on the first device). Returns 0 or SGPU_ERR_* when every lane is idle;
-// the caller counts the failures in info.
-int run_streamed(cudaStream_t after, int threads, const Job& j, Part* parts, Cache& cache, const Cut& c, int64_t p0,
-                 int64_t p1, bool limited) {
-  const int64_t per = c.per, pieces = p1 - p0;
-  const int lanes = (int)std::min<int64_t>(kStreams, pieces);
-  if (limited) {  // exactly this call's buffers (trim())
-    size_t need[kStreams][kFields] = {};
-    for (int k = 0; k < lanes; ++k)
-      for (int f = 0; f < kFields; ++f)
-        if (parts[f].used) need[k][f] = (size_t)(per * parts[f].device_bytes_per_matrix());
-    trim(cache, need, (size_t)c.ws_limit);
-  }
-  int err = 0;
-  bool staged = false;  // some operand goes through the staging buffers
-  for (int f = 0; f < kFields; ++f) staged = staged || (parts[f].used && !parts[f].pinned);
-  cudaEvent_t ready = nullptr;
-  if (cudaEventCreateWithFlags(&ready, cudaEventDisableTiming) != cudaSuccess ||
-      cudaEventRecord(ready, after) != cudaSuccess)
-    err = SGPU_ERR_DEVICE;
-  for (int k = 0; k < lanes && !err; ++k) {
-    Lane& l = cache.lanes[k];
-    l.busy = false;
-    if (!l.s && cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking) != cudaSuccess) {
-      l.s = nullptr;
-      err = SGPU_ERR_DEVICE;
-      break;
+// One device's part of a streamed call (pieces [p0, p1) of cut c) on cache's lanes: step(i) takes
+// piece i onto the next lane, first waiting for that lane's previous piece and handing its outputs
+// to the caller (drain), then the piece's input copies, kernels and output copies on the lane's
+// stream. Every call is made with the pipe's device current. After an error a pipe takes no more
+// pieces; finish() waits for every lane and returns 0 or the first SGPU_ERR_*.
+class DevicePipe {
+ public:
+  // Behind `after` (a stream of this device: the context's stream on its first device, else
+  // nullptr). limited: exactly this call's buffers (trim()).
+  DevicePipe(cudaStream_t after, int threads, const Job& j, Part* parts, Cache& cache, const Cut& c, int64_t p0,
+             int64_t p1, bool limited)
+      : j_(j), parts_(parts), cache_(cache), c_(c), threads_(threads), p0_(p0), trace_(after) {
+    const int64_t per = c.per;
+    const int lanes = (int)std::min<int64_t>(kStreams, p1 - p0);
+    if (limited) {
+      size_t need[kStreams][kFields] = {};
+      for (int k = 0; k < lanes; ++k)
+        for (int f = 0; f < kFields; ++f)
+          if (parts[f].used) need[k][f] = (size_t)(per * parts[f].device_bytes_per_matrix());
+      trim(cache, need, (size_t)c.ws_limit);
     }
-    if (cudaStreamWaitEvent(l.s, ready, 0) != cudaSuccess) err = SGPU_ERR_DEVICE;
-    for (int f = 0; f < kFields && !err; ++f) {
-      const Part& p = parts[f];
-      if (!p.used) continue;
-      const size_t bytes = (size_t)(per * p.device_bytes_per_matrix());
-      err = grow_device(l, f, bytes);
-      if (!err && !p.pinned) err = grow_stage(l, f, bytes);
+    for (int f = 0; f < kFields; ++f) staged_ = staged_ || (parts[f].used && !parts[f].pinned);
+    if (cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming) != cudaSuccess) {
+      ready_ = nullptr;
+      err_ = SGPU_ERR_DEVICE;
+    } else if (cudaEventRecord(ready_, after) != cudaSuccess) {
+      err_ = SGPU_ERR_DEVICE;
     }
-  }
-  pipe_trace::Share trace(after);
-  for (int64_t i = p0; i < p1 && !err; ++i) {
-    Lane& l = cache.lanes[(i - p0) % kStreams];
-    if (l.busy) {  // the lane's previous piece: wait, then hand its outputs to the caller
-      trace.wait_begin();
-      if (cudaStreamSynchronize(l.s) != cudaSuccess) {
-        err = SGPU_ERR_DEVICE;
+    for (int k = 0; k < lanes && !err_; ++k) {
+      Lane& l = cache.lanes[k];
+      l.busy = false;
+      if (!l.s && cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking) != cudaSuccess) {
+        l.s = nullptr;
+        err_ = SGPU_ERR_DEVICE;
         break;
       }
-      l.busy = false;
-      drain(l, parts, threads);
-      trace.wait_end();
+      if (cudaStreamWaitEvent(l.s, ready_, 0) != cudaSuccess) err_ = SGPU_ERR_DEVICE;
+      for (int f = 0; f < kFields && !err_; ++f) {
+        const Part& q = parts[f];
+        if (!q.used) continue;
+        const size_t bytes = (size_t)(per * q.device_bytes_per_matrix());
+        err_ = grow_device(l, f, bytes);
+        if (!err_ && !q.pinned) err_ = grow_stage(l, f, bytes);
+      }
     }
-    trace.piece(i, (int)((i - p0) % kStreams));
-    l.b0 = i * per;
-    l.nb = std::min(per, j.batch - l.b0);
+  }
+  ~DevicePipe() {
+    if (ready_) cudaEventDestroy(ready_);
+  }
+  DevicePipe(const DevicePipe&) = delete;
+  DevicePipe& operator=(const DevicePipe&) = delete;
+
+  void step(int64_t i) {
+    if (err_) return;
+    Lane& l = cache_.lanes[(i - p0_) % kStreams];
+    if (l.busy) {  // the lane's previous piece: wait, then hand its outputs to the caller
+      trace_.wait_begin();
+      if (cudaStreamSynchronize(l.s) != cudaSuccess) {
+        err_ = SGPU_ERR_DEVICE;
+        return;
+      }
+      l.busy = false;
+      drain(l, parts_, threads_);
+      trace_.wait_end();
+    }
+    trace_.piece(i, (int)((i - p0_) % kStreams));
+    const Job& j = j_;
+    l.b0 = i * c_.per;
+    l.nb = std::min(c_.per, j.batch - l.b0);
     Job pj = j;
     pj.batch = l.nb;
     pj.lda = pj.ldz = pj.ldvl = j.n;
     pj.sA = pj.sZ = pj.sVL = (int64_t)j.n * j.n;
     pj.sW = j.n;
-    pj.block_per_group = !staged;  // see eig_smem.cu, launch(): staged pieces overlap better resident
-    pj.ws_limit = c.ws_limit;
+    pj.block_per_group = !staged_;  // see eig_smem.cu, launch(): staged pieces overlap better resident
+    pj.ws_limit = c_.ws_limit;
+    int err = 0;
     for (int f = 0; f < kFields && !err; ++f) {
-      const Part& p = parts[f];
+      const Part& p = parts_[f];
       set(pj, f, p.used ? l.dev[f] : nullptr);
       if (!p.used || !p.in) continue;
       const size_t w = p.width * p.elem;
       const char* src = p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem;
       const int64_t rows = l.nb * p.rows_per;
       if (!p.pinned) {  // pack into the staging buffer on the host cores, then one DMA
-        hostcopy::copy_rows(l.stage[f], w, src, p.pitch * p.elem, w, rows, threads);
+        hostcopy::copy_rows(l.stage[f], w, src, p.pitch * p.elem, w, rows, threads_);
         src = static_cast<const char*>(l.stage[f]);
       }
       if (copy_piece(l.dev[f], w, src, p.pinned ? p.pitch * p.elem : w, w, rows, l.s) != cudaSuccess)
         err = SGPU_ERR_DEVICE;
     }
-    trace.mark(trace.kCopiedIn, l.s);
+    trace_.mark(trace_.kCopiedIn, l.s);
     if (!err && j.heev && heev_block::serves(j.n)) err = lane_workspace(l);
-    if (err || (err = device_job(pj, l.s, l.blk))) break;
-    trace.mark(trace.kComputed, l.s);
+    if (err || (err = device_job(pj, l.s, l.blk))) {
+      err_ = err;
+      return;
+    }
+    trace_.mark(trace_.kComputed, l.s);
     for (int f = 0; f < kFields && !err; ++f) {
-      const Part& p = parts[f];
+      const Part& p = parts_[f];
       if (!p.used || !p.out) continue;
       const size_t w = p.width * p.elem;
       char* dst = p.pinned ? p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem : static_cast<char*>(l.stage[f]);
       if (copy_piece(dst, p.pinned ? p.pitch * p.elem : w, l.dev[f], w, w, l.nb * p.rows_per, l.s) != cudaSuccess)
         err = SGPU_ERR_DEVICE;
     }
-    trace.mark(trace.kCopiedOut, l.s);
+    trace_.mark(trace_.kCopiedOut, l.s);
     l.busy = true;
+    err_ = err;
   }
-  for (int k = 0; k < kStreams; ++k) {
-    Lane& l = cache.lanes[k];
-    if (!l.busy) continue;
-    l.busy = false;
-    if (cudaStreamSynchronize(l.s) != cudaSuccess) {
-      if (!err) err = SGPU_ERR_DEVICE;
-      continue;
-    }
-    if (!err) drain(l, parts, threads);
-  }
-  if (ready) cudaEventDestroy(ready);
-  (void)cudaGetLastError();
-  return err;
-}
 
-// Host data over the context's devices: the pieces in contiguous runs, one per device slot, each
-// run on its own host thread with its slot's cache (the first on the calling thread, behind the
-// context's stream). Pageable operands are pinned (SGPU_EIG_PAGEABLE=register) or staged.
+  // Waits for every lane (outputs drained unless an error came first); 0 or SGPU_ERR_*.
+  int finish() {
+    for (int k = 0; k < kStreams; ++k) {
+      Lane& l = cache_.lanes[k];
+      if (!l.busy) continue;
+      l.busy = false;
+      if (cudaStreamSynchronize(l.s) != cudaSuccess) {
+        if (!err_) err_ = SGPU_ERR_DEVICE;
+        continue;
+      }
+      if (!err_) drain(l, parts_, threads_);
+    }
+    (void)cudaGetLastError();
+    return err_;
+  }
+
+ private:
+  const Job& j_;
+  Part* parts_;
+  Cache& cache_;
+  const Cut& c_;
+  int threads_;
+  int64_t p0_;
+  bool staged_ = false;  // some operand goes through the staging buffers
+  cudaEvent_t ready_ = nullptr;
+  int err_ = 0;
+  pipe_trace::Share trace_;
+};
+
+// Host data over the context's devices: the pieces in contiguous runs, one per device slot, with
+// its slot's cache (the first behind the context's stream). The calling thread drives every
+// device's pipe, a piece of each in turn with that device current: it is already running, where a
+// thread started per device began up to 4 ms late when the caller's OpenMP threads were still
+// spinning on every core (2 x H200, docs/performance.md "Several GPUs: one driving thread"), and a
+// piece's enqueue takes microseconds (pinned) or one parallel host copy (pageable) while the
+// other devices work through their queued lanes. Pageable operands are pinned
+// (SGPU_EIG_PAGEABLE=register) or staged.
 int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& caches) {
   pipe_trace::call_begin();
   const int64_t limit = (int64_t)ctx->device_mem_limit.load();
@@ -631,18 +671,45 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
     }
   }
   const int devices = (int)std::min<int64_t>(ctx->ndevices, c.pieces);
-  const int threads = hostcopy::share_threads(ctx->nthreads, devices);
-  auto share = [&](int k) {  // slot k: pieces [k * P / D, (k + 1) * P / D)
-    const int64_t p0 = c.pieces * k / devices, p1 = c.pieces * (k + 1) / devices;
-    Cache* cache = caches.get(k, ctx->devices[k]);
-    if (!cache) return SGPU_ERR_HOST_ALLOC;
-    cudaStream_t after = k == 0 ? static_cast<cudaStream_t>(ctx->stream) : nullptr;
-    return run_streamed(after, threads, j, parts, *cache, c, p0, p1, limit > 0);
+  auto first = [&](int k) { return c.pieces * k / devices; };  // slot k: pieces [first(k), first(k + 1))
+  // Makes slot k's device current; false (and its status set) if it cannot be.
+  int st[SGPU_MAX_DEVICES] = {};
+  auto on = [&](int k) {
+    if (devices == 1) return true;
+    if (cudaSetDevice(ctx->devices[k]) == cudaSuccess) return true;
+    (void)cudaGetLastError();
+    st[k] = SGPU_ERR_DEVICE;
+    return false;
   };
-  const int err = on_devices(ctx->devices, devices, share);
+  std::optional<DevicePipe> pipe[SGPU_MAX_DEVICES];
+  for (int k = 0; k < devices; ++k) {
+    if (!on(k)) continue;
+    Cache* cache = caches.get(k, ctx->devices[k]);
+    if (!cache) {
+      st[k] = SGPU_ERR_HOST_ALLOC;
+      continue;
+    }
+    cudaStream_t after = k == 0 ? static_cast<cudaStream_t>(ctx->stream) : nullptr;
+    pipe[k].emplace(after, ctx->nthreads, j, parts, *cache, c, first(k), first(k + 1), limit > 0);
+  }
+  int64_t most = 0;
+  for (int k = 0; k < devices; ++k) most = std::max(most, first(k + 1) - first(k));
+  for (int64_t r = 0; r < most; ++r)
+    for (int k = 0; k < devices; ++k)
+      if (pipe[k] && r < first(k + 1) - first(k) && on(k)) pipe[k]->step(first(k) + r);
+  for (int k = 0; k < devices; ++k)
+    if (pipe[k]) {
+      on(k);
+      const int e = pipe[k]->finish();
+      if (!st[k]) st[k] = e;
+      pipe[k].reset();
+    }
+  if (devices > 1) on(0);  // the caller's thread leaves with the first device current, as it came
   for (void* p : registered) cudaHostUnregister(p);
   (void)cudaGetLastError();
-  return err ? err : count_failures(j.info, j.batch);
+  for (int k = 0; k < devices; ++k)
+    if (st[k]) return st[k];
+  return count_failures(j.info, j.batch);
 }
 
 // Operands that a piece cannot describe (mixed memory, gaps between matrices): every host operand
