@@ -17,6 +17,7 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "../lib/dispatch.hpp"
@@ -503,18 +504,19 @@ Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
   return c;
 }
 
-// One device's part of a streamed call (pieces [p0, p1) of cut c) on cache's lanes: step(i) takes
-// piece i onto the next lane, first waiting for that lane's previous piece and handing its outputs
-// to the caller (drain), then the piece's input copies, kernels and output copies on the lane's
-// stream. Every call is made with the pipe's device current. After an error a pipe takes no more
-// pieces; finish() waits for every lane and returns 0 or the first SGPU_ERR_*.
+// One device's part of a streamed call (pieces [p0, p1) of cut c) on cache's lanes: step() takes
+// the next piece onto the next lane, first waiting for that lane's previous piece and handing its
+// outputs to the caller (drain), then the piece's input copies, kernels and output copies on the
+// lane's stream. ready() and poll() let one thread serve several pipes without blocking on any.
+// Every call is made with the pipe's device current. After an error a pipe enqueues nothing more;
+// finish() waits for every lane and returns 0 or the first SGPU_ERR_*.
 class DevicePipe {
  public:
   // Behind `after` (a stream of this device: the context's stream on its first device, else
   // nullptr). limited: exactly this call's buffers (trim()).
   DevicePipe(cudaStream_t after, int threads, const Job& j, Part* parts, Cache& cache, const Cut& c, int64_t p0,
              int64_t p1, bool limited)
-      : j_(j), parts_(parts), cache_(cache), c_(c), threads_(threads), p0_(p0), trace_(after) {
+      : j_(j), parts_(parts), cache_(cache), c_(c), threads_(threads), p0_(p0), p1_(p1), next_(p0), trace_(after) {
     const int64_t per = c.per;
     const int lanes = (int)std::min<int64_t>(kStreams, p1 - p0);
     if (limited) {
@@ -555,7 +557,10 @@ class DevicePipe {
   DevicePipe(const DevicePipe&) = delete;
   DevicePipe& operator=(const DevicePipe&) = delete;
 
-  void step(int64_t i) {
+  // The next piece (p0, p0 + 1, ...); false when all of [p0, p1) are taken.
+  bool more() const { return next_ < p1_; }
+  void step() {
+    const int64_t i = next_++;
     if (err_) return;
     Lane& l = cache_.lanes[(i - p0_) % kStreams];
     if (l.busy) {  // the lane's previous piece: wait, then hand its outputs to the caller
@@ -614,6 +619,31 @@ class DevicePipe {
     err_ = err;
   }
 
+  // Whether step(i) would start without waiting (its lane is free or done; or the pipe failed).
+  bool ready() {
+    if (err_) return true;
+    const Lane& l = cache_.lanes[(next_ - p0_) % kStreams];
+    return !l.busy || done(l);
+  }
+  // Drains every lane whose piece is done; true when no lane is busy.
+  bool poll() {
+    bool idle = true;
+    for (Lane& l : cache_.lanes) {
+      if (!l.busy) continue;
+      if (!done(l)) {
+        idle = false;
+        continue;
+      }
+      l.busy = false;
+      if (cudaStreamSynchronize(l.s) != cudaSuccess) {
+        if (!err_) err_ = SGPU_ERR_DEVICE;
+        continue;
+      }
+      if (!err_) drain(l, parts_, threads_);
+    }
+    return idle;
+  }
+
   // Waits for every lane (outputs drained unless an error came first); 0 or SGPU_ERR_*.
   int finish() {
     for (int k = 0; k < kStreams; ++k) {
@@ -631,12 +661,19 @@ class DevicePipe {
   }
 
  private:
+  // Lane l's work is done (or failed: the synchronize that follows returns the error).
+  static bool done(const Lane& l) {
+    const cudaError_t e = cudaStreamQuery(l.s);
+    if (e != cudaErrorNotReady) return true;
+    (void)cudaGetLastError();  // not an error; leave nothing for fault::launched() to see
+    return false;
+  }
   const Job& j_;
   Part* parts_;
   Cache& cache_;
   const Cut& c_;
   int threads_;
-  int64_t p0_;
+  int64_t p0_, p1_, next_;
   bool staged_ = false;  // some operand goes through the staging buffers
   cudaEvent_t ready_ = nullptr;
   int err_ = 0;
@@ -645,12 +682,12 @@ class DevicePipe {
 
 // Host data over the context's devices: the pieces in contiguous runs, one per device slot, with
 // its slot's cache (the first behind the context's stream). The calling thread drives every
-// device's pipe, a piece of each in turn with that device current: it is already running, where a
-// thread started per device began up to 4 ms late when the caller's OpenMP threads were still
-// spinning on every core (2 x H200, docs/performance.md "Several GPUs: one driving thread"), and a
-// piece's enqueue takes microseconds (pinned) or one parallel host copy (pageable) while the
-// other devices work through their queued lanes. Pageable operands are pinned
-// (SGPU_EIG_PAGEABLE=register) or staged.
+// device's pipe, serving whichever has a lane free or done, with that device current. It is
+// already running, where a thread started per device began up to 4 ms late while the caller's
+// OpenMP threads still spun on every core (2 x H200, docs/performance.md "Several GPUs: one
+// driving thread"); and a piece costs it microseconds (pinned) or one parallel host copy
+// (pageable) while the other devices work through their queued lanes. Pageable operands are
+// pinned (SGPU_EIG_PAGEABLE=register) or staged.
 int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& caches) {
   pipe_trace::call_begin();
   const int64_t limit = (int64_t)ctx->device_mem_limit.load();
@@ -692,18 +729,38 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
     cudaStream_t after = k == 0 ? static_cast<cudaStream_t>(ctx->stream) : nullptr;
     pipe[k].emplace(after, ctx->nthreads, j, parts, *cache, c, first(k), first(k + 1), limit > 0);
   }
-  int64_t most = 0;
-  for (int k = 0; k < devices; ++k) most = std::max(most, first(k + 1) - first(k));
-  for (int64_t r = 0; r < most; ++r)
-    for (int k = 0; k < devices; ++k)
-      if (pipe[k] && r < first(k + 1) - first(k) && on(k)) pipe[k]->step(first(k) + r);
-  for (int k = 0; k < devices; ++k)
-    if (pipe[k]) {
-      on(k);
-      const int e = pipe[k]->finish();
-      if (!st[k]) st[k] = e;
-      pipe[k].reset();
+  if (devices == 1) {  // wait on each lane in turn
+    if (pipe[0]) {
+      while (pipe[0]->more()) pipe[0]->step();
+      st[0] = pipe[0]->finish();
+      pipe[0].reset();
     }
+  } else {  // serve whichever device has a lane free or done, until every piece is out and back
+    for (bool busy = true; busy;) {
+      busy = false;
+      bool moved = false;
+      for (int k = 0; k < devices; ++k) {
+        if (!pipe[k] || !on(k)) continue;
+        if (pipe[k]->more()) {
+          busy = true;
+          if (pipe[k]->ready()) {
+            pipe[k]->step();
+            moved = true;
+          }
+        } else if (!pipe[k]->poll()) {
+          busy = true;
+        }
+      }
+      if (busy && !moved) std::this_thread::yield();
+    }
+    for (int k = 0; k < devices; ++k)
+      if (pipe[k]) {
+        on(k);
+        const int e = pipe[k]->finish();  // (every lane idle: returns the pipe's status)
+        if (!st[k]) st[k] = e;
+        pipe[k].reset();
+      }
+  }
   if (devices > 1) on(0);  // the caller's thread leaves with the first device current, as it came
   for (void* p : registered) cudaHostUnregister(p);
   (void)cudaGetLastError();
