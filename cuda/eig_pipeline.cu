@@ -26,6 +26,7 @@
 #include "eig_pipeline.hpp"
 #include "fault.hpp"
 #include "host_copy.hpp"
+#include "on_devices.hpp"
 #include "pipe_trace.hpp"
 
 namespace sgpu {
@@ -681,13 +682,14 @@ class DevicePipe {
 };
 
 // Host data over the context's devices: the pieces in contiguous runs, one per device slot, with
-// its slot's cache (the first behind the context's stream). The calling thread drives every
-// device's pipe, serving whichever has a lane free or done, with that device current. It is
-// already running, where a thread started per device began up to 4 ms late while the caller's
-// OpenMP threads still spun on every core (2 x H200, docs/performance.md "Several GPUs: one
-// driving thread"); and a piece costs it microseconds (pinned) or one parallel host copy
-// (pageable) while the other devices work through their queued lanes. Pageable operands are
-// pinned (SGPU_EIG_PAGEABLE=register) or staged.
+// its slot's cache (the first behind the context's stream). Pageable operands are pinned
+// (SGPU_EIG_PAGEABLE=register) or staged. Pinned operands only: the calling thread drives every
+// device's pipe, serving whichever has a lane free or done, with that device current; a piece
+// costs it microseconds. It is already running, where a thread started per device began up to
+// 4 ms late while the caller's OpenMP threads still spun on every core. Staged operands: a host
+// thread per device (on_devices), each staging its own pieces with its share of the host
+// threads; one thread staging for both devices lost (dgeev n = 10 pageable 29.7 ms against
+// 25.7). Measured on 2 x H200, docs/performance.md "Several GPUs: one driving thread".
 int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& caches) {
   pipe_trace::call_begin();
   const int64_t limit = (int64_t)ctx->device_mem_limit.load();
@@ -709,6 +711,22 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
   }
   const int devices = (int)std::min<int64_t>(ctx->ndevices, c.pieces);
   auto first = [&](int k) { return c.pieces * k / devices; };  // slot k: pieces [first(k), first(k + 1))
+  bool staged = false;
+  for (int f = 0; f < kFields; ++f) staged = staged || (parts[f].used && !parts[f].pinned);
+  if (staged && devices > 1) {
+    const int threads = hostcopy::share_threads(ctx->nthreads, devices);
+    const int err = on_devices(ctx->devices, devices, [&](int k) {
+      Cache* cache = caches.get(k, ctx->devices[k]);
+      if (!cache) return SGPU_ERR_HOST_ALLOC;
+      cudaStream_t after = k == 0 ? static_cast<cudaStream_t>(ctx->stream) : nullptr;
+      DevicePipe pipe(after, threads, j, parts, *cache, c, first(k), first(k + 1), limit > 0);
+      while (pipe.more()) pipe.step();
+      return pipe.finish();
+    });
+    for (void* p : registered) cudaHostUnregister(p);
+    (void)cudaGetLastError();
+    return err ? err : count_failures(j.info, j.batch);
+  }
   // Makes slot k's device current; false (and its status set) if it cannot be.
   int st[SGPU_MAX_DEVICES] = {};
   auto on = [&](int k) {

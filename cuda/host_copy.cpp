@@ -31,6 +31,12 @@ size_t chunk_bytes() {
 
 }  // namespace
 
+int share_threads(int threads, int shares) {
+  if (shares <= 1) return threads;
+  const int total = threads > 0 ? threads : omp_get_max_threads();
+  return total / shares > 1 ? total / shares : 1;
+}
+
 void copy_rows(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, int64_t rows, int threads) {
   if (rows <= 0 || width == 0) return;
   char* d = static_cast<char*>(dst);
