@@ -1,8 +1,9 @@
 // dhseqr, dgeev and zheev on the GPU: the driver between the entry points and the kernels.
 //
 // Host data is streamed (seed 000 §2, Table 4.2): the batch is cut into pieces of whole matrices;
-// piece i goes H2D copy -> kernel -> D2H copy on stream i % kStreams, so one piece's copies
-// overlap the others' kernels and copies (H2D and D2H run on separate copy engines). Device
+// piece i of a device's share goes H2D copy -> kernel -> D2H copy on stream i % kStreams, so one
+// piece's copies overlap the others' kernels and copies (H2D and D2H run on separate copy
+// engines); a share begins and ends with smaller pieces (piece_plan.hpp). Device
 // memory stays bounded by kStreams pieces, whatever the batch. Pinned host memory is copied by
 // DMA straight from and to the caller's arrays; pageable memory goes through pinned staging
 // buffers that the host cores fill and drain while the GPU works on the other pieces
@@ -27,6 +28,7 @@
 #include "fault.hpp"
 #include "host_copy.hpp"
 #include "on_devices.hpp"
+#include "piece_plan.hpp"
 #include "pipe_trace.hpp"
 
 namespace sgpu {
@@ -72,6 +74,12 @@ int64_t piece_bytes_forced() {
 // 256 MB (H100, 876a698): 238 matrices of 512 x 512, jobz N, went in four pieces of 64 and took
 // 123.7 ms end to end against 79.0 on device data, the fourth piece running alone.
 constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;
+
+// Whether device shares are tapered (piece_plan.hpp); -DSGPU_EIG_TAPER=0 turns it off for A/B runs.
+#ifndef SGPU_EIG_TAPER
+#define SGPU_EIG_TAPER 1
+#endif
+constexpr bool kTaper = SGPU_EIG_TAPER != 0;
 
 // (devices: the device slots sharing the pieces; the block path's rounds are of kStreams pieces
 // on each.)
@@ -505,21 +513,29 @@ Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
   return c;
 }
 
-// One device's part of a streamed call (pieces [p0, p1) of cut c) on cache's lanes: step() takes
-// the next piece onto the next lane, first waiting for that lane's previous piece and handing its
-// outputs to the caller (drain), then the piece's input copies, kernels and output copies on the
-// lane's stream. ready() and poll() let one thread serve several pipes without blocking on any.
-// Every call is made with the pipe's device current. After an error a pipe enqueues nothing more;
-// finish() waits for every lane and returns 0 or the first SGPU_ERR_*.
+// One device's part of a streamed call (its pieces, from plan_share(), on cache's lanes): step()
+// takes the next piece onto the next lane: its input copies, kernels and output copies on the
+// lane's stream. Pinned operands are copied straight between the caller's arrays and the lane's
+// device buffers, so stream order alone protects a lane's buffers from its next piece: step()
+// never waits and every piece can be enqueued at once, with no host in the loop (a host that
+// waits for a lane before reusing it leaves that lane idle from the moment its piece is done
+// until the host has noticed and enqueued the next). Staged operands go through the lane's
+// pinned staging buffers, which the host fills and drains: there step() first waits for the
+// lane's previous piece and hands its outputs to the caller (drain). ready() and poll() let one
+// thread serve several pipes without blocking on any. Every call is made with the pipe's device
+// current. After an error a pipe enqueues nothing more; finish() waits for every lane and
+// returns 0 or the first SGPU_ERR_*.
 class DevicePipe {
  public:
   // Behind `after` (a stream of this device: the context's stream on its first device, else
-  // nullptr). limited: exactly this call's buffers (trim()).
-  DevicePipe(cudaStream_t after, int threads, const Job& j, Part* parts, Cache& cache, const Cut& c, int64_t p0,
-             int64_t p1, bool limited)
-      : j_(j), parts_(parts), cache_(cache), c_(c), threads_(threads), p0_(p0), p1_(p1), next_(p0), trace_(after) {
+  // nullptr). limited: exactly this call's buffers (trim()). index0: the first piece's number in
+  // the call (for the trace).
+  DevicePipe(cudaStream_t after, int threads, const Job& j, Part* parts, Cache& cache, const Cut& c,
+             std::vector<Span> pieces, int64_t index0, bool limited)
+      : j_(j), parts_(parts), cache_(cache), c_(c), threads_(threads), pieces_(std::move(pieces)), index0_(index0),
+        trace_(after) {
     const int64_t per = c.per;
-    const int lanes = (int)std::min<int64_t>(kStreams, p1 - p0);
+    const int lanes = (int)std::min<int64_t>(kStreams, (int64_t)pieces_.size());
     if (limited) {
       size_t need[kStreams][kFields] = {};
       for (int k = 0; k < lanes; ++k)
@@ -558,13 +574,13 @@ class DevicePipe {
   DevicePipe(const DevicePipe&) = delete;
   DevicePipe& operator=(const DevicePipe&) = delete;
 
-  // The next piece (p0, p0 + 1, ...); false when all of [p0, p1) are taken.
-  bool more() const { return next_ < p1_; }
+  // The next piece; false when every piece is taken.
+  bool more() const { return next_ < pieces_.size(); }
   void step() {
-    const int64_t i = next_++;
+    const size_t i = next_++;
     if (err_) return;
-    Lane& l = cache_.lanes[(i - p0_) % kStreams];
-    if (l.busy) {  // the lane's previous piece: wait, then hand its outputs to the caller
+    Lane& l = cache_.lanes[i % kStreams];
+    if (l.busy && staged_) {  // the lane's previous piece: wait, then hand its outputs to the caller
       trace_.wait_begin();
       if (cudaStreamSynchronize(l.s) != cudaSuccess) {
         err_ = SGPU_ERR_DEVICE;
@@ -574,10 +590,10 @@ class DevicePipe {
       drain(l, parts_, threads_);
       trace_.wait_end();
     }
-    trace_.piece(i, (int)((i - p0_) % kStreams));
+    trace_.piece(index0_ + (int64_t)i, (int)(i % kStreams));
     const Job& j = j_;
-    l.b0 = i * c_.per;
-    l.nb = std::min(c_.per, j.batch - l.b0);
+    l.b0 = pieces_[i].b0;
+    l.nb = pieces_[i].nb;
     Job pj = j;
     pj.batch = l.nb;
     pj.lda = pj.ldz = pj.ldvl = j.n;
@@ -622,8 +638,8 @@ class DevicePipe {
 
   // Whether step(i) would start without waiting (its lane is free or done; or the pipe failed).
   bool ready() {
-    if (err_) return true;
-    const Lane& l = cache_.lanes[(next_ - p0_) % kStreams];
+    if (err_ || !staged_) return true;
+    const Lane& l = cache_.lanes[next_ % kStreams];
     return !l.busy || done(l);
   }
   // Drains every lane whose piece is done; true when no lane is busy.
@@ -674,7 +690,9 @@ class DevicePipe {
   Cache& cache_;
   const Cut& c_;
   int threads_;
-  int64_t p0_, p1_, next_;
+  std::vector<Span> pieces_;
+  int64_t index0_;
+  size_t next_ = 0;
   bool staged_ = false;  // some operand goes through the staging buffers
   cudaEvent_t ready_ = nullptr;
   int err_ = 0;
@@ -683,13 +701,13 @@ class DevicePipe {
 
 // Host data over the context's devices: the pieces in contiguous runs, one per device slot, with
 // its slot's cache (the first behind the context's stream). Pageable operands are pinned
-// (SGPU_EIG_PAGEABLE=register) or staged. Pinned operands only: the calling thread drives every
-// device's pipe, serving whichever has a lane free or done, with that device current; a piece
-// costs it microseconds. It is already running, where a thread started per device began up to
-// 4 ms late while the caller's OpenMP threads still spun on every core. Staged operands: a host
-// thread per device (on_devices), each staging its own pieces with its share of the host
-// threads; one thread staging for both devices lost (dgeev n = 10 pageable 29.7 ms against
-// 25.7). Measured on 2 x H200, docs/performance.md "Several GPUs: one driving thread".
+// (SGPU_EIG_PAGEABLE=register) or staged. Pinned operands only: the calling thread enqueues every
+// device's pieces, one device's piece after another's, none waiting (DevicePipe), then waits for
+// them all. It is already running, where a thread started per device began up to 4 ms late while
+// the caller's OpenMP threads still spun on every core. Staged operands: a host thread per device
+// (on_devices), each staging its own pieces with its share of the host threads; one thread
+// staging for both devices lost (dgeev n = 10 pageable 29.7 ms against 25.7). Measured on
+// 2 x H200, docs/performance.md "Several GPUs: one driving thread".
 int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& caches) {
   pipe_trace::call_begin();
   const int64_t limit = (int64_t)ctx->device_mem_limit.load();
@@ -711,6 +729,12 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
   }
   const int devices = (int)std::min<int64_t>(ctx->ndevices, c.pieces);
   auto first = [&](int k) { return c.pieces * k / devices; };  // slot k: pieces [first(k), first(k + 1))
+  // Slot k's pieces: its share's matrices, tapered (piece_plan.hpp) but on zheev's block path,
+  // whose rounds of equal pieces fill the GPU (piece_matrices()).
+  const bool taper = kTaper && !(j.heev && heev_block::serves(j.n));
+  auto share = [&](int k) {
+    return plan_share(std::min(j.batch, first(k) * c.per), std::min(j.batch, first(k + 1) * c.per), c.per, taper);
+  };
   bool staged = false;
   for (int f = 0; f < kFields; ++f) staged = staged || (parts[f].used && !parts[f].pinned);
   if (staged && devices > 1) {
@@ -719,7 +743,7 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
       Cache* cache = caches.get(k, ctx->devices[k]);
       if (!cache) return SGPU_ERR_HOST_ALLOC;
       cudaStream_t after = k == 0 ? static_cast<cudaStream_t>(ctx->stream) : nullptr;
-      DevicePipe pipe(after, threads, j, parts, *cache, c, first(k), first(k + 1), limit > 0);
+      DevicePipe pipe(after, threads, j, parts, *cache, c, share(k), first(k), limit > 0);
       while (pipe.more()) pipe.step();
       return pipe.finish();
     });
@@ -745,7 +769,7 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
       continue;
     }
     cudaStream_t after = k == 0 ? static_cast<cudaStream_t>(ctx->stream) : nullptr;
-    pipe[k].emplace(after, ctx->nthreads, j, parts, *cache, c, first(k), first(k + 1), limit > 0);
+    pipe[k].emplace(after, ctx->nthreads, j, parts, *cache, c, share(k), first(k), limit > 0);
   }
   if (devices == 1) {  // wait on each lane in turn
     if (pipe[0]) {
