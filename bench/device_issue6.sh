@@ -132,7 +132,7 @@ case "${STAGE:-suite}" in
         [ "$e" = - ] && e=SGPU_NOTHING=1
         for s in a b; do
           echo "## round $round, build $s, $e"
-          env "$e" build-$s/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-4,7,0}" | grep -E "^\\| [a-z]" |
+          env "$e" build-$s/bench/sgpu_multi_gpu_bench --memory "${MEMORY-pinned}" --rows "${ROWS:-4,7,0}" | grep -E "^\\| [a-z]" |
             grep -v "^| routine"
         done
       done

@@ -74,6 +74,13 @@ int64_t piece_bytes_forced() {
 // 256 MB (H100, 876a698): 238 matrices of 512 x 512, jobz N, went in four pieces of 64 and took
 // 123.7 ms end to end against 79.0 on device data, the fourth piece running alone.
 constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;
+// Trial (A/B through B_DEFS): with -DSGPU_HEEV_BLOCK_FILL=m, a block-path piece holds at most
+// max(m, kPieceMaxBytes of) matrices, enough to fill the GPU, so that small n gets more, shorter
+// pieces (the fill of a streamed share is its first piece's copy in). 0: the rule above alone.
+#ifndef SGPU_HEEV_BLOCK_FILL
+#define SGPU_HEEV_BLOCK_FILL 0
+#endif
+constexpr int64_t kBlockFill = SGPU_HEEV_BLOCK_FILL;
 
 // Whether device shares are tapered (piece_plan.hpp); -DSGPU_EIG_TAPER=0 turns it off for A/B runs.
 #ifndef SGPU_EIG_TAPER
@@ -91,7 +98,8 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int de
   } else {
     per = std::max(kPieceBytes / mat_bytes, std::min(kPieceMinMatrices, kPieceMaxBytes / mat_bytes));
     if (block_path) {
-      const int64_t most = std::max<int64_t>(1, kBlockPieceMaxBytes / mat_bytes);
+      int64_t most = std::max<int64_t>(1, kBlockPieceMaxBytes / mat_bytes);
+      if (kBlockFill > 0) most = std::min(most, std::max(kBlockFill, kPieceMaxBytes / mat_bytes));
       const int64_t lanes = (int64_t)kStreams * std::max(devices, 1);
       const int64_t rounds = (batch + lanes * most - 1) / (lanes * most);
       per = (batch + lanes * rounds - 1) / (lanes * rounds);
