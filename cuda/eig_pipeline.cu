@@ -70,17 +70,23 @@ int64_t piece_bytes_forced() {
 // zheev's block path (one thread block per matrix, n >= 33) is compute-bound and needs many
 // matrices per launch to fill the GPU (two or four blocks per SM): there the batch is cut into
 // rounds of kStreams equal pieces (each piece's copies overlap the other pieces' kernels), as few
-// rounds as keep a piece within kBlockPieceMaxBytes of input (n = 512: 128 matrices). Measured at
-// 256 MB (H100, 876a698): 238 matrices of 512 x 512, jobz N, went in four pieces of 64 and took
-// 123.7 ms end to end against 79.0 on device data, the fourth piece running alone.
+// rounds as keep a piece within kBlockPieceMaxBytes of input (n = 512: 128 matrices) and within
+// max(kBlockFillMatrices, kPieceMaxBytes of) matrices. Measured at 256 MB (H100, 876a698): 238
+// matrices of 512 x 512, jobz N, went in four pieces of 64 and took 123.7 ms end to end against
+// 79.0 on device data, the fourth piece running alone.
 constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;
-// Trial (A/B through B_DEFS): with -DSGPU_HEEV_BLOCK_FILL=m, a block-path piece holds at most
-// max(m, kPieceMaxBytes of) matrices, enough to fill the GPU, so that small n gets more, shorter
-// pieces (the fill of a streamed share is its first piece's copy in). 0: the rule above alone.
+// A few blocks for each of an H200's 132 SMs fill it. Without this cap n = 64 went in three
+// pieces of 5086 matrices on one device (333 MB each): the kernels waited 6.1 ms for the first
+// piece's copy in and the last copy out took 6.1 ms more (-DSGPU_PIPE_TRACE). With it (pieces of
+// 509), zheev 15258 x 64 from host memory, ms one device / two devices (2 x H200, 5806c5c, A/B
+// of -DSGPU_HEEV_BLOCK_FILL=512 against none, two rounds; docs/performance.md): jobz V pinned
+// 75.4 / 36.2 -> 65.0 / 32.0, pageable 89.2 / 50.2 -> 55.5 / 32.6; jobz N pinned 24.1 / 12.4 ->
+// 19.7 / 10.3, pageable 33.2 / 26.4 -> 23.7 / 18.7. n >= 256 is unchanged (kBlockPieceMaxBytes
+// binds first). (-DSGPU_HEEV_BLOCK_FILL=0 restores the old rule, for A/B runs.)
 #ifndef SGPU_HEEV_BLOCK_FILL
-#define SGPU_HEEV_BLOCK_FILL 0
+#define SGPU_HEEV_BLOCK_FILL 512
 #endif
-constexpr int64_t kBlockFill = SGPU_HEEV_BLOCK_FILL;
+constexpr int64_t kBlockFillMatrices = SGPU_HEEV_BLOCK_FILL;
 
 // Whether device shares are tapered (piece_plan.hpp); -DSGPU_EIG_TAPER=0 turns it off for A/B runs.
 #ifndef SGPU_EIG_TAPER
@@ -99,7 +105,7 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int de
     per = std::max(kPieceBytes / mat_bytes, std::min(kPieceMinMatrices, kPieceMaxBytes / mat_bytes));
     if (block_path) {
       int64_t most = std::max<int64_t>(1, kBlockPieceMaxBytes / mat_bytes);
-      if (kBlockFill > 0) most = std::min(most, std::max(kBlockFill, kPieceMaxBytes / mat_bytes));
+      if (kBlockFillMatrices > 0) most = std::min(most, std::max(kBlockFillMatrices, kPieceMaxBytes / mat_bytes));
       const int64_t lanes = (int64_t)kStreams * std::max(devices, 1);
       const int64_t rounds = (batch + lanes * most - 1) / (lanes * most);
       per = (batch + lanes * rounds - 1) / (lanes * rounds);
