@@ -3,7 +3,7 @@
 // Host data is streamed (seed 000 §2, Table 4.2): the batch is cut into pieces of whole matrices;
 // piece i of a device's share goes H2D copy -> kernel -> D2H copy on stream i % kStreams, so one
 // piece's copies overlap the others' kernels and copies (H2D and D2H run on separate copy
-// engines); a share begins and ends with smaller pieces (piece_plan.hpp). Device
+// engines). Device
 // memory stays bounded by kStreams pieces, whatever the batch. Pinned host memory is copied by
 // DMA straight from and to the caller's arrays; pageable memory goes through pinned staging
 // buffers that the host cores fill and drain while the GPU works on the other pieces
@@ -88,9 +88,14 @@ constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;
 #endif
 constexpr int64_t kBlockFillMatrices = SGPU_HEEV_BLOCK_FILL;
 
-// Whether device shares are tapered (piece_plan.hpp); -DSGPU_EIG_TAPER=0 turns it off for A/B runs.
+// Whether device shares are tapered (piece_plan.hpp): off, -DSGPU_EIG_TAPER=1 turns it on for A/B
+// runs. Tapering shortened zheev V n = 16's fill from 0.62 to 0.2 ms (-DSGPU_PIPE_TRACE) but not
+// the call: 2 x H200, 5347155, ms one device / two devices, two rounds, tapered against not:
+// zheev V n = 16 24.5 / 16.2, 24.2 / 14.9 against 24.0 / 15.0, 24.4 / 16.2 (there each lane's
+// copy in, kernels and copy out bind, not the fill); zheev N n = 64 equal; dgeev N,V n = 10
+// 45.6 / 23.1, 45.1 / 23.0 against 44.6 / 22.1, 44.5 / 22.0 (the extra, smaller pieces cost).
 #ifndef SGPU_EIG_TAPER
-#define SGPU_EIG_TAPER 1
+#define SGPU_EIG_TAPER 0
 #endif
 constexpr bool kTaper = SGPU_EIG_TAPER != 0;
 
@@ -743,8 +748,8 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
   }
   const int devices = (int)std::min<int64_t>(ctx->ndevices, c.pieces);
   auto first = [&](int k) { return c.pieces * k / devices; };  // slot k: pieces [first(k), first(k + 1))
-  // Slot k's pieces: its share's matrices, tapered (piece_plan.hpp) but on zheev's block path,
-  // whose rounds of equal pieces fill the GPU (piece_matrices()).
+  // Slot k's pieces: its share's matrices (tapered with kTaper, but not on zheev's block path,
+  // whose rounds of equal pieces fill the GPU: piece_matrices()).
   const bool taper = kTaper && !(j.heev && heev_block::serves(j.n));
   auto share = [&](int k) {
     return plan_share(std::min(j.batch, first(k) * c.per), std::min(j.batch, first(k + 1) * c.per), c.per, taper);

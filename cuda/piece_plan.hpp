@@ -7,7 +7,9 @@
 // pieces of a quarter and a half of the nominal size: the kernels start after a quarter of the
 // copy and the last copy out is a quarter as long. On 2 x H200 a full piece of zheev V n = 16
 // (8192 matrices) takes 0.62 ms in and 0.65-0.7 ms out against 12-13 ms of kernels a device, so
-// fill and drain were about a tenth of the two-device time (docs/performance.md, "Several GPUs").
+// fill and drain looked like a tenth of the two-device time. Measured, tapering did not shorten
+// that call and cost dgeev n = 10 2-4%, so it is off by default (kTaper in eig_pipeline.cu;
+// docs/performance.md, "Several GPUs: enqueue without waiting").
 #pragma once
 #include <cstdint>
 #include <vector>
