@@ -3,11 +3,10 @@
 // Host data is streamed (seed 000 §2, Table 4.2): the batch is cut into pieces of whole matrices;
 // piece i of a device's share goes H2D copy -> kernel -> D2H copy on stream i % kStreams, so one
 // piece's copies overlap the others' kernels and copies (H2D and D2H run on separate copy
-// engines). Device
-// memory stays bounded by kStreams pieces, whatever the batch. Pinned host memory is copied by
-// DMA straight from and to the caller's arrays; pageable memory goes through pinned staging
-// buffers that the host cores fill and drain while the GPU works on the other pieces
-// (SGPU_EIG_PAGEABLE=register pins the caller's arrays instead, for the comparison in
+// engines). Device memory stays bounded by kStreams pieces, whatever the batch. Pinned host
+// memory is copied by DMA straight from and to the caller's arrays; pageable memory goes through
+// pinned staging buffers that the host cores fill and drain while the GPU works on the other
+// pieces (SGPU_EIG_PAGEABLE=register pins the caller's arrays instead, for the comparison in
 // docs/performance.md). Only matrix entries are written: the gaps between columns and between
 // matrices are never touched.
 #include <cuda_runtime.h>
@@ -18,7 +17,6 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "../lib/dispatch.hpp"
@@ -540,10 +538,9 @@ Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
 // waits for a lane before reusing it leaves that lane idle from the moment its piece is done
 // until the host has noticed and enqueued the next). Staged operands go through the lane's
 // pinned staging buffers, which the host fills and drains: there step() first waits for the
-// lane's previous piece and hands its outputs to the caller (drain). ready() and poll() let one
-// thread serve several pipes without blocking on any. Every call is made with the pipe's device
-// current. After an error a pipe enqueues nothing more; finish() waits for every lane and
-// returns 0 or the first SGPU_ERR_*.
+// lane's previous piece and hands its outputs to the caller (drain). Every call is made with the
+// pipe's device current. After an error a pipe enqueues nothing more; finish() waits for every
+// lane and returns 0 or the first SGPU_ERR_*.
 class DevicePipe {
  public:
   // Behind `after` (a stream of this device: the context's stream on its first device, else
@@ -655,31 +652,6 @@ class DevicePipe {
     err_ = err;
   }
 
-  // Whether step(i) would start without waiting (its lane is free or done; or the pipe failed).
-  bool ready() {
-    if (err_ || !staged_) return true;
-    const Lane& l = cache_.lanes[next_ % kStreams];
-    return !l.busy || done(l);
-  }
-  // Drains every lane whose piece is done; true when no lane is busy.
-  bool poll() {
-    bool idle = true;
-    for (Lane& l : cache_.lanes) {
-      if (!l.busy) continue;
-      if (!done(l)) {
-        idle = false;
-        continue;
-      }
-      l.busy = false;
-      if (cudaStreamSynchronize(l.s) != cudaSuccess) {
-        if (!err_) err_ = SGPU_ERR_DEVICE;
-        continue;
-      }
-      if (!err_) drain(l, parts_, threads_);
-    }
-    return idle;
-  }
-
   // Waits for every lane (outputs drained unless an error came first); 0 or SGPU_ERR_*.
   int finish() {
     for (int k = 0; k < kStreams; ++k) {
@@ -697,13 +669,6 @@ class DevicePipe {
   }
 
  private:
-  // Lane l's work is done (or failed: the synchronize that follows returns the error).
-  static bool done(const Lane& l) {
-    const cudaError_t e = cudaStreamQuery(l.s);
-    if (e != cudaErrorNotReady) return true;
-    (void)cudaGetLastError();  // not an error; leave nothing for fault::launched() to see
-    return false;
-  }
   const Job& j_;
   Part* parts_;
   Cache& cache_;
@@ -790,38 +755,24 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
     cudaStream_t after = k == 0 ? static_cast<cudaStream_t>(ctx->stream) : nullptr;
     pipe[k].emplace(after, ctx->nthreads, j, parts, *cache, c, share(k), first(k), limit > 0);
   }
-  if (devices == 1) {  // wait on each lane in turn
-    if (pipe[0]) {
-      while (pipe[0]->more()) pipe[0]->step();
-      st[0] = pipe[0]->finish();
-      pipe[0].reset();
-    }
-  } else {  // serve whichever device has a lane free or done, until every piece is out and back
-    for (bool busy = true; busy;) {
-      busy = false;
-      bool moved = false;
-      for (int k = 0; k < devices; ++k) {
-        if (!pipe[k] || !on(k)) continue;
-        if (pipe[k]->more()) {
-          busy = true;
-          if (pipe[k]->ready()) {
-            pipe[k]->step();
-            moved = true;
-          }
-        } else if (!pipe[k]->poll()) {
-          busy = true;
-        }
-      }
-      if (busy && !moved) std::this_thread::yield();
-    }
+  // Every piece enqueued, one device's after another's, then every pipe waited for. On pinned
+  // memory no step waits; staged operands come here on one device only, and each step waits for
+  // its lane.
+  for (bool more = true; more;) {
+    more = false;
     for (int k = 0; k < devices; ++k)
-      if (pipe[k]) {
-        on(k);
-        const int e = pipe[k]->finish();  // (every lane idle: returns the pipe's status)
-        if (!st[k]) st[k] = e;
-        pipe[k].reset();
+      if (pipe[k] && pipe[k]->more() && on(k)) {
+        pipe[k]->step();
+        more = true;
       }
   }
+  for (int k = 0; k < devices; ++k)
+    if (pipe[k]) {
+      on(k);
+      const int e = pipe[k]->finish();
+      if (!st[k]) st[k] = e;
+      pipe[k].reset();
+    }
   if (devices > 1) on(0);  // the caller's thread leaves with the first device current, as it came
   for (void* p : registered) cudaHostUnregister(p);
   (void)cudaGetLastError();
