@@ -9,8 +9,9 @@
 #                (SGPU_EIG_PIECE_BYTES): does a shorter pipeline fill and drain close the gap?
 #   STAGE=trace  the pipeline's timeline (-DSGPU_PIPE_TRACE, bench/pipe_trace.py) on the pinned
 #                rows below 1.8x, and an A/B of the compile-time switch B_DEFS on them;
-#   STAGE=taper  builds a (defaults) and b (B_DEFS, default: shares not tapered), test_multi_gpu,
-#                an A/B of the pinned rows ROWS, then a's whole table (several GPUs);
+#   STAGE=taper  builds a (defaults), b (B_DEFS, default: shares not tapered) and optionally c
+#                (C_DEFS), test_multi_gpu, an A/B of the pinned rows ROWS, then a's whole table
+#                (several GPUs);
 #   STAGE=faults build with -DSGPU_FAULT_INJECTION=ON into build-fi and run test_faults (every
 #                allocation, launch and copy of its calls failing in turn), then the same under
 #                compute-sanitizer memcheck --leak-check full with a smaller sweep;
@@ -139,24 +140,28 @@ case "${STAGE:-suite}" in
     done 2>&1 | tee "$out/ab.log"
     ;;
   taper)
-    # Build a (the defaults, everything) and build b ($B_DEFS, default -DSGPU_EIG_TAPER=0: shares
-    # not tapered) side by side; test_multi_gpu from a; the pinned rows ROWS, a and b alternately,
-    # twice; then a's whole table (pinned and pageable).
+    # Build a (the defaults, everything), build b ($B_DEFS, default -DSGPU_EIG_TAPER=0: shares not
+    # tapered) and, when C_DEFS is set, build c ($C_DEFS) side by side; test_multi_gpu from a; the
+    # pinned rows ROWS, the builds alternately, twice; then a's whole table (pinned and pageable).
     base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90"
-    half=$(( $(nproc) / 2 ))
-    { cmake -S . -B build $base > "$out/build.log" 2>&1 && cmake --build build -j$half >> "$out/build.log" 2>&1 ||
+    builds="a b"; [ -n "${C_DEFS:-}" ] && builds="a b c"
+    share=$(( $(nproc) / $(wc -w <<< "$builds") ))
+    { cmake -S . -B build $base > "$out/build.log" 2>&1 && cmake --build build -j$share >> "$out/build.log" 2>&1 ||
         { echo "build failed"; tail -30 "$out/build.log"; }; } &
-    { d="${B_DEFS:--DSGPU_EIG_TAPER=0}"
-      cmake -S . -B build-b $base -DCMAKE_CXX_FLAGS="$d" -DCMAKE_CUDA_FLAGS="$d" > "$out/build-b.log" 2>&1 &&
-        cmake --build build-b -j$half --target sgpu_multi_gpu_bench >> "$out/build-b.log" 2>&1 ||
-        { echo "build-b failed"; tail -30 "$out/build-b.log"; }; } &
+    build_variant() {  # name, definitions
+      cmake -S . -B "build-$1" $base -DCMAKE_CXX_FLAGS="$2" -DCMAKE_CUDA_FLAGS="$2" > "$out/build-$1.log" 2>&1 &&
+        cmake --build "build-$1" -j$share --target sgpu_multi_gpu_bench >> "$out/build-$1.log" 2>&1 ||
+        { echo "build-$1 failed"; tail -30 "$out/build-$1.log"; }
+    }
+    build_variant b "${B_DEFS:--DSGPU_EIG_TAPER=0}" &
+    [ -n "${C_DEFS:-}" ] && build_variant c "$C_DEFS" &
     wait
     build/tests/test_multi_gpu > "$out/test_multi_gpu.log" 2>&1
     echo "test_multi_gpu rc=$?"
     grep -E "FAIL|test_multi_gpu:" "$out/test_multi_gpu.log" | head -20
     for round in 1 2; do
-      for s in a b; do
-        [ $s = a ] && dir=build || dir=build-b
+      for s in $builds; do
+        [ $s = a ] && dir=build || dir=build-$s
         echo "## round $round, build $s"
         $dir/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-4,7,0}" | grep -E "^\\| [a-z]" |
           grep -v "^| routine"
