@@ -5,8 +5,9 @@
 #   STAGE=caps   fault-injection build: test_memcap (device-memory limit, metered), test_multi_gpu,
 #                test_faults;
 #   STAGE=multi  build with the benchmarks, test_multi_gpu and sgpu_multi_gpu_bench (several GPUs);
-#   STAGE=pieces the benchmark's pinned rows below 1.8x (ROWS) under forced piece sizes
-#                (SGPU_EIG_PIECE_BYTES): does a shorter pipeline fill and drain close the gap?
+#   STAGE=pieces the benchmark's rows ROWS (MEMORY: pinned unless set, "" both) under forced piece
+#                sizes (SGPU_EIG_PIECE_BYTES, the list BYTES), ROUNDS times: does a shorter
+#                pipeline fill and drain close the gap?
 #   STAGE=trace  the pipeline's timeline (-DSGPU_PIPE_TRACE, bench/pipe_trace.py) on the pinned
 #                rows below 1.8x, and an A/B of the compile-time switch B_DEFS on them;
 #   STAGE=taper  builds a (defaults), b (B_DEFS, default: shares not tapered) and optionally c
@@ -97,11 +98,13 @@ case "${STAGE:-suite}" in
     ;;
   pieces)
     build_bench
-    for bytes in default 2097152 4194304 8388608 16777216 67108864; do
-      echo "## SGPU_EIG_PIECE_BYTES=$bytes"
-      if [ "$bytes" = default ]; then e=(); else e=(SGPU_EIG_PIECE_BYTES=$bytes); fi
-      env "${e[@]}" build/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-0,4,7}" | grep -E "^\\| [a-z]" |
-        grep -v "^| routine"
+    for round in $(seq "${ROUNDS:-1}"); do
+      for bytes in ${BYTES:-default 2097152 4194304 8388608 16777216 67108864}; do
+        echo "## round $round, SGPU_EIG_PIECE_BYTES=$bytes"
+        if [ "$bytes" = default ]; then e=(); else e=(SGPU_EIG_PIECE_BYTES=$bytes); fi
+        env "${e[@]}" build/bench/sgpu_multi_gpu_bench --memory "${MEMORY-pinned}" --rows "${ROWS:-0,4,7}" |
+          grep -E "^\\| [a-z]" | grep -v "^| routine"
+      done
     done 2>&1 | tee "$out/pieces.log"
     ;;
   trace)

@@ -1,10 +1,9 @@
 // dhseqr, dgeev and zheev on the GPU: the driver between the entry points and the kernels.
 //
 // Host data is streamed (seed 000 §2, Table 4.2): the batch is cut into pieces of whole matrices;
-// piece i of a device's share goes H2D copy -> kernel -> D2H copy on lane i % lanes (a stream with
-// its buffers; lanes_for()), so one piece's copies overlap the others' kernels and copies (H2D and
-// D2H run on separate copy engines). Device memory stays bounded by one piece a lane, whatever the
-// batch. Pinned host
+// piece i of a device's share goes H2D copy -> kernel -> D2H copy on stream i % kStreams, so one
+// piece's copies overlap the others' kernels and copies (H2D and D2H run on separate copy
+// engines). Device memory stays bounded by kStreams pieces, whatever the batch. Pinned host
 // memory is copied by DMA straight from and to the caller's arrays; pageable memory goes through
 // pinned staging buffers that the host cores fill and drain while the GPU works on the other
 // pieces (SGPU_EIG_PAGEABLE=register pins the caller's arrays instead, for the comparison in
@@ -38,30 +37,11 @@ namespace {
 
 using eig_smem::Job;
 
-// Lanes (streams, each with its own buffers) a device slot runs: enough that while one lane's
-// piece is copied in and another's out, a third's kernels run. A lane's next piece waits for its
-// previous piece's copy out (zheev's vectors overwrite A in place), so a piece leaves a device
-// every (copy in + kernels + copy out) / lanes. On one device three lanes keep the kernels busy;
-// four cost 8% there (zheev V n = 16: 26.2 against 24.1 ms, 2 x H200, 641e33c; the cause was not
-// found). When several devices copy at once each copy is slower (zheev V n = 16: 0.93-1.05 ms in
-// against 0.65-0.69 on one device, -DSGPU_PIPE_TRACE), three lanes deliver a piece every 0.83 ms
-// against kernels of 0.85-0.9, and a fourth lane took that row from 14.5 to 13.5-13.8 ms on two
-// devices (docs/performance.md, "Several GPUs: enqueue without waiting"). So a device list of
-// several slots runs kStreamsSeveral lanes a slot. (SGPU_EIG_STREAMS and SGPU_EIG_STREAMS_SEVERAL
-// override them at compile time, for A/B runs: bench/device_ab.sh, bench/device_issue6.sh.)
+// (SGPU_EIG_STREAMS overrides it at compile time, for A/B runs: bench/device_ab.sh.)
 #ifndef SGPU_EIG_STREAMS
 #define SGPU_EIG_STREAMS 3
 #endif
-#ifndef SGPU_EIG_STREAMS_SEVERAL
-#define SGPU_EIG_STREAMS_SEVERAL 4
-#endif
 constexpr int kStreams = SGPU_EIG_STREAMS;
-constexpr int kStreamsSeveral = SGPU_EIG_STREAMS_SEVERAL;
-constexpr int kMaxStreams = kStreams > kStreamsSeveral ? kStreams : kStreamsSeveral;
-static_assert(kStreams >= 1 && kStreamsSeveral >= 1, "a device slot needs a lane");
-
-// Lanes a slot runs when the call's pieces go to `devices` slots.
-int lanes_for(int devices) { return devices > 1 ? kStreamsSeveral : kStreams; }
 // Matrices per piece. Default: 12 MB of input, but at least 10 000 matrices while that stays within
 // 32 MB. Small pieces pipeline better when the kernel is short, large ones keep the host's
 // staging of pageable memory ahead once it is long. Values, 500 000 matrices, pinned / pageable
@@ -87,7 +67,7 @@ int64_t piece_bytes_forced() {
 
 // zheev's block path (one thread block per matrix, n >= 33) is compute-bound and needs many
 // matrices per launch to fill the GPU (two or four blocks per SM): there the batch is cut into
-// rounds of one equal piece a lane (each piece's copies overlap the other pieces' kernels), as few
+// rounds of kStreams equal pieces (each piece's copies overlap the other pieces' kernels), as few
 // rounds as keep a piece within kBlockPieceMaxBytes of input (n = 512: 128 matrices) and within
 // max(kBlockFillMatrices, kPieceMaxBytes of) matrices. Measured at 256 MB (H100, 876a698): 238
 // matrices of 512 x 512, jobz N, went in four pieces of 64 and took 123.7 ms end to end against
@@ -117,8 +97,8 @@ constexpr int64_t kBlockFillMatrices = SGPU_HEEV_BLOCK_FILL;
 #endif
 constexpr bool kTaper = SGPU_EIG_TAPER != 0;
 
-// (devices: the device slots sharing the pieces; the block path's rounds are of lanes_for(devices)
-// pieces on each.)
+// (devices: the device slots sharing the pieces; the block path's rounds are of kStreams pieces
+// on each.)
 int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int devices) {
   mat_bytes = std::max<int64_t>(mat_bytes, 1);
   int64_t per;
@@ -129,7 +109,7 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int de
     if (block_path) {
       int64_t most = std::max<int64_t>(1, kBlockPieceMaxBytes / mat_bytes);
       if (kBlockFillMatrices > 0) most = std::min(most, std::max(kBlockFillMatrices, kPieceMaxBytes / mat_bytes));
-      const int64_t lanes = (int64_t)lanes_for(devices) * std::max(devices, 1);
+      const int64_t lanes = (int64_t)kStreams * std::max(devices, 1);
       const int64_t rounds = (batch + lanes * most - 1) / (lanes * most);
       per = (batch + lanes * rounds - 1) / (lanes * rounds);
     }
@@ -267,7 +247,7 @@ struct Lane {
 // One device slot's lanes; made and freed on its device.
 struct Cache {
   int device = -1;
-  Lane lanes[kMaxStreams];
+  Lane lanes[kStreams];
   ~Cache() {
     for (Lane& l : lanes) {
       if (l.s) cudaStreamSynchronize(l.s);
@@ -378,7 +358,7 @@ int lane_workspace(Lane& l) {
 // workspaces over ws_most are freed, so that the call's peak stays within the limit whatever an
 // earlier call left. (The lanes are idle: every call waits for its lanes before returning.)
 void trim(Cache& c, const size_t (*need)[kFields], size_t ws_most) {
-  for (int k = 0; k < kMaxStreams; ++k) {
+  for (int k = 0; k < kStreams; ++k) {
     Lane& l = c.lanes[k];
     for (int f = 0; f < kFields; ++f)
       if (l.dev_bytes[f] != need[k][f]) free_device(l, f);
@@ -441,7 +421,7 @@ int run_device(sgpu_context* ctx, const Job& j, Cache& cache, int64_t ws_budget)
   const int64_t per = (j.batch + pieces - 1) / pieces;
   const int64_t ws_limit = ws_budget > 0 ? std::max<int64_t>(1, ws_budget / pieces) : 0;
   if (ws_budget > 0) {
-    static const size_t none[kMaxStreams][kFields] = {};
+    static const size_t none[kStreams][kFields] = {};
     trim(cache, none, (size_t)ws_limit);
   }
   int err = 0;
@@ -517,16 +497,14 @@ cudaError_t copy_piece(void* dst, size_t dpitch, const void* src, size_t spitch,
 // take (0: their own caps).
 struct Cut {
   int64_t per = 0, pieces = 0, ws_limit = 0;
-  int lanes = kStreams;  // lanes a device slot runs (lanes_for)
   int err = 0;
 };
 
-// Under a device-memory limit each of a slot's lanes gets an equal part of it: its piece buffers
+// Under a device-memory limit each of the kStreams lanes gets a third of it: its piece buffers
 // (every operand of `per` matrices, packed) plus the kernels' workspace for them. A lane that
 // cannot hold one matrix is SGPU_ERR_DEVICE_ALLOC, found before anything is copied.
 Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
   Cut c;
-  c.lanes = lanes_for(devices);
   const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double) * (j.heev ? 2 : 1);
   c.per = piece_matrices(j.batch, mat_bytes, j.heev && heev_block::serves(j.n), devices);
   int64_t io = 0;  // device bytes of one matrix's operands
@@ -534,7 +512,7 @@ Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
     if (parts[f].used) io += parts[f].device_bytes_per_matrix();
   if (limit > 0) {
     const WorkspaceNeed ws = workspace_need(j);
-    const int64_t lane = limit / c.lanes;
+    const int64_t lane = limit / kStreams;
     const int64_t fit = lane > ws.fixed ? (lane - ws.fixed) / (io + ws.per_matrix) : 0;
     if (fit < 1) {
       c.err = SGPU_ERR_DEVICE_ALLOC;
@@ -547,7 +525,7 @@ Cut cut(const Job& j, const Part* parts, int64_t limit, int devices) {
     const int64_t even = (pieces + devices - 1) / devices * devices;
     c.per = std::max<int64_t>(1, (j.batch + even - 1) / even);
   }
-  if (limit > 0) c.ws_limit = limit / c.lanes - c.per * io;
+  if (limit > 0) c.ws_limit = limit / kStreams - c.per * io;
   c.pieces = (j.batch + c.per - 1) / c.per;
   return c;
 }
@@ -573,9 +551,9 @@ class DevicePipe {
       : j_(j), parts_(parts), cache_(cache), c_(c), threads_(threads), pieces_(std::move(pieces)), index0_(index0),
         trace_(after) {
     const int64_t per = c.per;
-    const int lanes = (int)std::min<int64_t>(c.lanes, (int64_t)pieces_.size());
+    const int lanes = (int)std::min<int64_t>(kStreams, (int64_t)pieces_.size());
     if (limited) {
-      size_t need[kMaxStreams][kFields] = {};
+      size_t need[kStreams][kFields] = {};
       for (int k = 0; k < lanes; ++k)
         for (int f = 0; f < kFields; ++f)
           if (parts[f].used) need[k][f] = (size_t)(per * parts[f].device_bytes_per_matrix());
@@ -617,8 +595,7 @@ class DevicePipe {
   void step() {
     const size_t i = next_++;
     if (err_) return;
-    const int lane = (int)(i % (size_t)c_.lanes);
-    Lane& l = cache_.lanes[lane];
+    Lane& l = cache_.lanes[i % kStreams];
     if (l.busy && staged_) {  // the lane's previous piece: wait, then hand its outputs to the caller
       trace_.wait_begin();
       if (cudaStreamSynchronize(l.s) != cudaSuccess) {
@@ -629,7 +606,7 @@ class DevicePipe {
       drain(l, parts_, threads_);
       trace_.wait_end();
     }
-    trace_.piece(index0_ + (int64_t)i, lane);
+    trace_.piece(index0_ + (int64_t)i, (int)(i % kStreams));
     const Job& j = j_;
     l.b0 = pieces_[i].b0;
     l.nb = pieces_[i].nb;
@@ -677,7 +654,7 @@ class DevicePipe {
 
   // Waits for every lane (outputs drained unless an error came first); 0 or SGPU_ERR_*.
   int finish() {
-    for (int k = 0; k < kMaxStreams; ++k) {
+    for (int k = 0; k < kStreams; ++k) {
       Lane& l = cache_.lanes[k];
       if (!l.busy) continue;
       l.busy = false;
