@@ -61,7 +61,7 @@ case "${STAGE:-suite}" in
     build-fi/tests/test_multi_gpu > "$out/test_multi_gpu.log" 2>&1
     echo "test_multi_gpu rc=$?"
     grep -E "FAIL|test_multi_gpu:" "$out/test_multi_gpu.log" | head -40
-    SGPU_EIG_PIECE_BYTES=65536 SGPU_SCAN_PIECE_BYTES=65536 build-fi/tests/test_faults > "$out/test_faults.log" 2>&1
+    SGPU_EIG_PIECE_BYTES=65536 SGPU_EIG_STAGE_CHUNK_BYTES=16384 SGPU_SCAN_PIECE_BYTES=65536 build-fi/tests/test_faults > "$out/test_faults.log" 2>&1
     echo "test_faults rc=$?"
     grep -E "FAIL|test_faults:" "$out/test_faults.log" | head -30
     ;;
@@ -145,7 +145,8 @@ case "${STAGE:-suite}" in
   taper)
     # Build a (the defaults, everything), build b ($B_DEFS, default -DSGPU_EIG_TAPER=0: shares not
     # tapered) and, when C_DEFS is set, build c ($C_DEFS) side by side; test_multi_gpu from a; the
-    # pinned rows ROWS, the builds alternately, twice; then a's whole table (pinned and pageable).
+    # rows ROWS (MEMORY: pinned unless set, "" both), the builds alternately, twice; then a's whole
+    # table (pinned and pageable).
     base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90"
     builds="a b"; [ -n "${C_DEFS:-}" ] && builds="a b c"
     share=$(( $(nproc) / $(wc -w <<< "$builds") ))
@@ -166,7 +167,7 @@ case "${STAGE:-suite}" in
       for s in $builds; do
         [ $s = a ] && dir=build || dir=build-$s
         echo "## round $round, build $s"
-        $dir/bench/sgpu_multi_gpu_bench --memory pinned --rows "${ROWS:-4,7,0}" | grep -E "^\\| [a-z]" |
+        $dir/bench/sgpu_multi_gpu_bench --memory "${MEMORY-pinned}" --rows "${ROWS:-4,7,0}" | grep -E "^\\| [a-z]" |
           grep -v "^| routine"
       done
     done 2>&1 | tee "$out/ab.log"
@@ -177,7 +178,7 @@ case "${STAGE:-suite}" in
       -DSGPU_FAULT_INJECTION=ON > "$out/build_fi.log" 2>&1
     cmake --build build-fi -j"$(nproc)" --target test_faults >> "$out/build_fi.log" 2>&1 ||
       { tail -40 "$out/build_fi.log"; exit 1; }
-    export SGPU_EIG_PIECE_BYTES=65536 SGPU_SCAN_PIECE_BYTES=65536
+    export SGPU_EIG_PIECE_BYTES=65536 SGPU_EIG_STAGE_CHUNK_BYTES=16384 SGPU_SCAN_PIECE_BYTES=65536
     build-fi/tests/test_faults > "$out/test_faults.log" 2>&1
     echo "test_faults rc=$?"
     grep -E "FAIL|occurrences|device memory|test_faults:" "$out/test_faults.log" | head -60

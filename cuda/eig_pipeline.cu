@@ -117,6 +117,34 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int de
   return std::max<int64_t>(1, std::min(batch, per));
 }
 
+// Staged operands (pageable memory) move between the caller's arrays and a lane's staging buffers
+// in sub-pieces of about kStageChunkBytes: a sub-piece's DMA is queued as soon as the host has
+// packed it, and the host unpacks an output sub-piece as soon as its DMA is done. A whole piece
+// would first be packed, then copied (and copied back, then unpacked), so a share's first input
+// and last output, with no kernel to hide them, took both times in turn: zheev V n = 256 moves
+// pieces of 159-318 MB. (-DSGPU_EIG_STAGE_CHUNK=0: whole pieces, for A/B runs;
+// SGPU_EIG_STAGE_CHUNK_BYTES sets the bytes at run time, so that the tests' small pieces are cut.)
+#ifndef SGPU_EIG_STAGE_CHUNK
+#define SGPU_EIG_STAGE_CHUNK (int64_t(16) << 20)
+#endif
+constexpr int64_t kStageChunkBytes = SGPU_EIG_STAGE_CHUNK;
+
+int64_t stage_chunk_bytes() {
+  static const int64_t v = [] {
+    const char* e = std::getenv("SGPU_EIG_STAGE_CHUNK_BYTES");
+    const long long x = e ? std::atoll(e) : 0;
+    return x >= 1 ? (int64_t)x : kStageChunkBytes;
+  }();
+  return v;
+}
+
+// Rows of `width` bytes a staged sub-piece holds, of a piece's `rows` (at least one row).
+int64_t stage_chunk_rows(size_t width, int64_t rows) {
+  const int64_t bytes = stage_chunk_bytes();
+  if (bytes <= 0 || width == 0) return std::max<int64_t>(rows, 1);
+  return std::max<int64_t>(1, bytes / (int64_t)width);
+}
+
 bool register_pageable() {
   static const bool v = [] {
     const char* e = std::getenv("SGPU_EIG_PAGEABLE");
@@ -232,6 +260,12 @@ void describe(const Job& j, Part* p) {
   for (int f = 0; f < kFields; ++f) p[f].host = static_cast<char*>(get(j, f));
 }
 
+// A staged output sub-piece: rows [row0, row0 + rows) of operand f in the lane's piece.
+struct OutChunk {
+  int f = 0;
+  int64_t row0 = 0, rows = 0;
+};
+
 // Streams, device buffers and pinned staging buffers, kept by a context between calls (they are
 // slow to create: cudaMallocHost pins page by page).
 struct Lane {
@@ -243,6 +277,8 @@ struct Lane {
   heev_block::Workspace* blk = nullptr;  // zheev's block path, used on s only
   int64_t b0 = 0, nb = 0;
   bool busy = false;
+  std::vector<OutChunk> out;        // the piece's staged outputs, in the order of their DMAs
+  std::vector<cudaEvent_t> copied;  // copied[k]: out[k]'s DMA is done (made as needed, reused)
 };
 // One device slot's lanes; made and freed on its device.
 struct Cache {
@@ -256,6 +292,7 @@ struct Cache {
         if (l.stage[f]) cudaFreeHost(l.stage[f]);
       }
       heev_block::workspace_delete(l.blk);
+      for (cudaEvent_t e : l.copied) cudaEventDestroy(e);
       if (l.s) cudaStreamDestroy(l.s);
     }
     (void)cudaGetLastError();
@@ -474,15 +511,31 @@ int run_device(sgpu_context* ctx, const Job& j, Cache& cache, int64_t ws_budget)
   return err ? err : count_failures(h.data(), j.batch);
 }
 
-// Copies piece outputs of a finished lane from its staging buffers to pageable user memory.
-void drain(const Lane& l, const Part* parts, int threads) {
-  for (int f = 0; f < kFields; ++f) {
-    const Part& p = parts[f];
-    if (!p.used || !p.out || p.pinned) continue;
+// Copies a lane's staged outputs from its staging buffers to the caller's pageable arrays, each
+// sub-piece as soon as its DMA is done; 0 or SGPU_ERR_DEVICE.
+int drain(const Lane& l, const Part* parts, int threads) {
+  for (size_t k = 0; k < l.out.size(); ++k) {
+    if (cudaEventSynchronize(l.copied[k]) != cudaSuccess) return SGPU_ERR_DEVICE;
+    const OutChunk& c = l.out[k];
+    const Part& p = parts[c.f];
     const size_t w = p.width * p.elem;
-    hostcopy::copy_rows(p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem, p.pitch * p.elem, l.stage[f], w, w,
-                        l.nb * p.rows_per, threads);
+    hostcopy::copy_rows(p.host + (size_t)((l.b0 * p.rows_per + c.row0) * p.pitch) * p.elem, p.pitch * p.elem,
+                        static_cast<const char*>(l.stage[c.f]) + (size_t)c.row0 * w, w, w, c.rows, threads);
   }
+  return 0;
+}
+
+// Records that sub-piece c's DMA, just queued on l.s, is to be drained; false on a CUDA error.
+bool note_out(Lane& l, const OutChunk& c) {
+  const size_t k = l.out.size();
+  if (k == l.copied.size()) {
+    cudaEvent_t e = nullptr;
+    if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) return false;
+    l.copied.push_back(e);
+  }
+  if (cudaEventRecord(l.copied[k], l.s) != cudaSuccess) return false;
+  l.out.push_back(c);
+  return true;
 }
 
 // Rows of a piece between host memory (pitched) and a packed device buffer.
@@ -596,14 +649,15 @@ class DevicePipe {
     const size_t i = next_++;
     if (err_) return;
     Lane& l = cache_.lanes[i % kStreams];
-    if (l.busy && staged_) {  // the lane's previous piece: wait, then hand its outputs to the caller
+    if (l.busy && staged_) {  // the lane's previous piece: hand its outputs to the caller as they come
       trace_.wait_begin();
-      if (cudaStreamSynchronize(l.s) != cudaSuccess) {
-        err_ = SGPU_ERR_DEVICE;
+      l.busy = false;
+      int e = drain(l, parts_, threads_);
+      if (!e && cudaStreamSynchronize(l.s) != cudaSuccess) e = SGPU_ERR_DEVICE;
+      if (e) {
+        err_ = e;
         return;
       }
-      l.busy = false;
-      drain(l, parts_, threads_);
       trace_.wait_end();
     }
     trace_.piece(index0_ + (int64_t)i, (int)(i % kStreams));
@@ -625,12 +679,20 @@ class DevicePipe {
       const size_t w = p.width * p.elem;
       const char* src = p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem;
       const int64_t rows = l.nb * p.rows_per;
-      if (!p.pinned) {  // pack into the staging buffer on the host cores, then one DMA
-        hostcopy::copy_rows(l.stage[f], w, src, p.pitch * p.elem, w, rows, threads_);
-        src = static_cast<const char*>(l.stage[f]);
+      if (p.pinned) {
+        if (copy_piece(l.dev[f], w, src, p.pitch * p.elem, w, rows, l.s) != cudaSuccess) err = SGPU_ERR_DEVICE;
+        continue;
       }
-      if (copy_piece(l.dev[f], w, src, p.pinned ? p.pitch * p.elem : w, w, rows, l.s) != cudaSuccess)
-        err = SGPU_ERR_DEVICE;
+      // Packed into the staging buffer on the host cores a sub-piece at a time, each one's DMA
+      // queued before the next is packed.
+      const int64_t per = stage_chunk_rows(w, rows);
+      for (int64_t r0 = 0; r0 < rows && !err; r0 += per) {
+        const int64_t nr = std::min(per, rows - r0);
+        char* st = static_cast<char*>(l.stage[f]) + (size_t)r0 * w;
+        hostcopy::copy_rows(st, w, src + (size_t)r0 * p.pitch * p.elem, p.pitch * p.elem, w, nr, threads_);
+        if (copy_piece(static_cast<char*>(l.dev[f]) + (size_t)r0 * w, w, st, w, w, nr, l.s) != cudaSuccess)
+          err = SGPU_ERR_DEVICE;
+      }
     }
     trace_.mark(trace_.kCopiedIn, l.s);
     if (!err && j.heev && heev_block::serves(j.n)) err = lane_workspace(l);
@@ -639,13 +701,25 @@ class DevicePipe {
       return;
     }
     trace_.mark(trace_.kComputed, l.s);
+    l.out.clear();
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts_[f];
       if (!p.used || !p.out) continue;
       const size_t w = p.width * p.elem;
-      char* dst = p.pinned ? p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem : static_cast<char*>(l.stage[f]);
-      if (copy_piece(dst, p.pinned ? p.pitch * p.elem : w, l.dev[f], w, w, l.nb * p.rows_per, l.s) != cudaSuccess)
-        err = SGPU_ERR_DEVICE;
+      const int64_t rows = l.nb * p.rows_per;
+      if (p.pinned) {
+        char* dst = p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem;
+        if (copy_piece(dst, p.pitch * p.elem, l.dev[f], w, w, rows, l.s) != cudaSuccess) err = SGPU_ERR_DEVICE;
+        continue;
+      }
+      const int64_t per = stage_chunk_rows(w, rows);  // a sub-piece at a time, for drain()
+      for (int64_t r0 = 0; r0 < rows && !err; r0 += per) {
+        const int64_t nr = std::min(per, rows - r0);
+        char* st = static_cast<char*>(l.stage[f]) + (size_t)r0 * w;
+        if (copy_piece(st, w, static_cast<const char*>(l.dev[f]) + (size_t)r0 * w, w, w, nr, l.s) != cudaSuccess ||
+            !note_out(l, OutChunk{f, r0, nr}))
+          err = SGPU_ERR_DEVICE;
+      }
     }
     trace_.mark(trace_.kCopiedOut, l.s);
     l.busy = true;
@@ -658,11 +732,9 @@ class DevicePipe {
       Lane& l = cache_.lanes[k];
       if (!l.busy) continue;
       l.busy = false;
-      if (cudaStreamSynchronize(l.s) != cudaSuccess) {
-        if (!err_) err_ = SGPU_ERR_DEVICE;
-        continue;
-      }
-      if (!err_) drain(l, parts_, threads_);
+      int e = err_ ? 0 : drain(l, parts_, threads_);
+      if (cudaStreamSynchronize(l.s) != cudaSuccess && !e) e = SGPU_ERR_DEVICE;
+      if (e && !err_) err_ = e;
     }
     (void)cudaGetLastError();
     return err_;
