@@ -122,7 +122,13 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int de
 // packed it, and the host unpacks an output sub-piece as soon as its DMA is done. A whole piece
 // would first be packed, then copied (and copied back, then unpacked), so a share's first input
 // and last output, with no kernel to hide them, took both times in turn: zheev V n = 256 moves
-// pieces of 159-318 MB. (-DSGPU_EIG_STAGE_CHUNK=0: whole pieces, for A/B runs;
+// pieces of 159-318 MB. Pageable rows of sgpu_multi_gpu_bench, ms one device / two devices, 16 MB
+// sub-pieces against whole pieces (2 x H200, 2f29ab1, two rounds each; docs/performance.md,
+// "Staged sub-pieces"): zheev V n = 256 102.8 / 61.8, 102.4 / 61.4 against 111.5 / 66.0,
+// 111.5 / 65.6; zheev V n = 16 29.2 / 30.9, 29.4 / 29.5 against 33.6 / 36.0, 31.7 / 32.8; dhseqr
+// n = 30 285.6 / 194.8, 285.9 / 199.8 against 286.4 / 205.1, 286.2 / 203.6; zheev V n = 64 one
+// device 58.3, 57.4 against 55.4, 55.8 (its only loss); dgeev n = 10 and zheev N n = 64 within
+// the noise. (-DSGPU_EIG_STAGE_CHUNK=0: whole pieces, for A/B runs;
 // SGPU_EIG_STAGE_CHUNK_BYTES sets the bytes at run time, so that the tests' small pieces are cut.)
 #ifndef SGPU_EIG_STAGE_CHUNK
 #define SGPU_EIG_STAGE_CHUNK (int64_t(16) << 20)
