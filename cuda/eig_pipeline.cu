@@ -659,7 +659,8 @@ class DevicePipe {
       trace_.wait_begin();
       l.busy = false;
       int e = drain(l, parts_, threads_);
-      if (!e && cudaStreamSynchronize(l.s) != cudaSuccess) e = SGPU_ERR_DEVICE;
+      // (Waited for even after a failed drain: nothing of the lane may still run once the call returns.)
+      if (cudaStreamSynchronize(l.s) != cudaSuccess && !e) e = SGPU_ERR_DEVICE;
       if (e) {
         err_ = e;
         return;
