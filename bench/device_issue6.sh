@@ -16,6 +16,9 @@
 #   STAGE=faults build with -DSGPU_FAULT_INJECTION=ON into build-fi and run test_faults (every
 #                allocation, launch and copy of its calls failing in turn), then the same under
 #                compute-sanitizer memcheck --leak-check full with a smaller sweep;
+#   STAGE=checks fault-injection build with the tests: every GPU test but the soak (ctest -L gpu,
+#                with CTest's environments), then compute-sanitizer memcheck and racecheck on
+#                test_eig_stream (the streamed pipeline, small pieces);
 #   STAGE=pageable the benchmark's pageable rows where host staging dominates, under each of the
 #                host-copy settings that could explain their loss on several devices (host thread
 #                counts, OpenMP's wait policy, SGPU_HOSTCOPY_CHUNK, the same device twice).
@@ -172,6 +175,23 @@ case "${STAGE:-suite}" in
       done
     done 2>&1 | tee "$out/ab.log"
     build/bench/sgpu_multi_gpu_bench ${BENCH_ARGS:-} 2>&1 | tee "$out/multi_gpu_bench.log"
+    ;;
+  checks)
+    cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
+      -DSGPU_FAULT_INJECTION=ON > "$out/build_fi.log" 2>&1
+    cmake --build build-fi -j"$(nproc)" >> "$out/build_fi.log" 2>&1 || { tail -40 "$out/build_fi.log"; exit 1; }
+    (cd build-fi && ctest -j4 -L gpu -E soak --timeout 900 -V) > "$out/ctest_gpu.log" 2>&1
+    echo "ctest -L gpu -E soak rc=$?"
+    grep -E "tests passed|_gpu .*(Passed|Failed|Skipped|Timeout)" "$out/ctest_gpu.log" | sed 's/^ *[0-9]*\/[0-9]* //'
+    grep -E "^ *[0-9]+: .*(FAIL|checks|failures)" "$out/ctest_gpu.log" | head -30
+    if command -v compute-sanitizer >/dev/null; then
+      export SGPU_EIG_PIECE_BYTES=4096 SGPU_EIG_STAGE_CHUNK_BYTES=1000
+      for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --error-exitcode 9 build-fi/tests/test_eig_stream > "$out/sanitizer_$tool.log" 2>&1
+        echo "compute-sanitizer $tool test_eig_stream: rc=$?"
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer_$tool.log" | head -3
+      done
+    fi
     ;;
   faults)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
