@@ -42,19 +42,6 @@ using eig_smem::Job;
 #define SGPU_EIG_STREAMS 3
 #endif
 constexpr int kStreams = SGPU_EIG_STREAMS;
-// Whether a lane's output copies go on a second stream of their own. On one stream the next
-// piece's input copy waited for the previous piece's output copy, so a lane's round was copy in +
-// kernels + copy out: on two devices, with both copying at once, about 0.95 + 0.85 + 0.7 ms for
-// zheev V n = 16, three lanes giving a piece every 0.83 ms against kernels of 0.85 ms
-// (-DSGPU_PIPE_TRACE, docs/performance.md "What binds zheev V n = 16 on two devices"). On their
-// own stream the output copies overlap the lane's next input copy; only the next piece's writes
-// to buffers they read wait for them. zheev's team kernels write the vectors to a buffer apart
-// from A (Job::V) for this, so that A's next input need not wait either.
-// (-DSGPU_EIG_OUT_STREAM=0: one stream a lane, for A/B runs.)
-#ifndef SGPU_EIG_OUT_STREAM
-#define SGPU_EIG_OUT_STREAM 1
-#endif
-constexpr bool kOutStream = SGPU_EIG_OUT_STREAM != 0;
 // Matrices per piece. Default: 12 MB of input, but at least 10 000 matrices while that stays within
 // 32 MB. Small pieces pipeline better when the kernel is short, large ones keep the host's
 // staging of pageable memory ahead once it is long. Values, 500 000 matrices, pinned / pageable
@@ -172,13 +159,12 @@ bool register_pageable() {
   return v;
 }
 
-// The operands of a job, by name. kV: zheev's vectors apart from A (Job::V; streamed_apart()).
-enum Field { kA, kWr, kWi, kZ, kVl, kInfo, kV, kFields };
+// The operands of a job, by name.
+enum Field { kA, kWr, kWi, kZ, kVl, kInfo, kFields };
 
 void* get(const Job& j, int f) {
   switch (f) {
     case kA: return j.A;
-    case kV: return j.V;
     case kWr: return j.wr;
     case kWi: return j.wi;
     case kZ: return j.Z;
@@ -193,7 +179,6 @@ void set(Job& j, int f, void* p) {
     case kWi: j.wi = static_cast<double*>(p); break;
     case kZ: j.Z = static_cast<double*>(p); break;
     case kVl: j.VL = static_cast<double*>(p); break;
-    case kV: j.V = static_cast<double*>(p); break;
     default: j.info = static_cast<int*>(p); break;
   }
 }
@@ -291,11 +276,6 @@ struct OutChunk {
 // slow to create: cudaMallocHost pins page by page).
 struct Lane {
   cudaStream_t s = nullptr;
-  // With kOutStream: the piece's output copies, behind `computed` (recorded on s after the
-  // kernels); `drained` (recorded on so after them) holds back the next piece's writes to the
-  // buffers those copies read.
-  cudaStream_t so = nullptr;
-  cudaEvent_t computed = nullptr, drained = nullptr;
   void* dev[kFields] = {};
   size_t dev_bytes[kFields] = {};
   void* stage[kFields] = {};
@@ -305,13 +285,6 @@ struct Lane {
   bool busy = false;
   std::vector<OutChunk> out;        // the piece's staged outputs, in the order of their DMAs
   std::vector<cudaEvent_t> copied;  // copied[k]: out[k]'s DMA is done (made as needed, reused)
-  cudaStream_t out_stream() const { return kOutStream ? so : s; }
-  // Waits for everything the lane has queued; false on a CUDA error.
-  bool sync() const {
-    bool ok = cudaStreamSynchronize(s) == cudaSuccess;
-    if (so && cudaStreamSynchronize(so) != cudaSuccess) ok = false;
-    return ok;
-  }
 };
 // One device slot's lanes; made and freed on its device.
 struct Cache {
@@ -320,17 +293,13 @@ struct Cache {
   ~Cache() {
     for (Lane& l : lanes) {
       if (l.s) cudaStreamSynchronize(l.s);
-      if (l.so) cudaStreamSynchronize(l.so);
       for (int f = 0; f < kFields; ++f) {
         fault::dev_free(l.dev[f]);
         if (l.stage[f]) cudaFreeHost(l.stage[f]);
       }
       heev_block::workspace_delete(l.blk);
       for (cudaEvent_t e : l.copied) cudaEventDestroy(e);
-      for (cudaEvent_t e : {l.computed, l.drained})
-        if (e) cudaEventDestroy(e);
       if (l.s) cudaStreamDestroy(l.s);
-      if (l.so) cudaStreamDestroy(l.so);
     }
     (void)cudaGetLastError();
   }
@@ -419,16 +388,6 @@ bool is_pinned(const void* p) {
     return false;
   }
   return a.type == cudaMemoryTypeHost;
-}
-
-// Lane l's output stream and its events (made on first use); false on a CUDA error.
-bool lane_out_stream(Lane& l) {
-  if (!l.so && cudaStreamCreateWithFlags(&l.so, cudaStreamNonBlocking) != cudaSuccess) l.so = nullptr;
-  for (cudaEvent_t* e : {&l.computed, &l.drained})
-    if (!*e && cudaEventCreateWithFlags(e, cudaEventDisableTiming) != cudaSuccess) *e = nullptr;
-  if (l.so && l.computed && l.drained) return true;
-  (void)cudaGetLastError();
-  return false;
 }
 
 // Lane l's workspace for zheev's block path (made on first use); 0 or SGPU_ERR_HOST_ALLOC.
@@ -572,8 +531,7 @@ int drain(const Lane& l, const Part* parts, int threads) {
   return 0;
 }
 
-// Records that sub-piece c's DMA, just queued on l.out_stream(), is to be drained; false on a CUDA
-// error.
+// Records that sub-piece c's DMA, just queued on l.s, is to be drained; false on a CUDA error.
 bool note_out(Lane& l, const OutChunk& c) {
   const size_t k = l.out.size();
   if (k == l.copied.size()) {
@@ -581,7 +539,7 @@ bool note_out(Lane& l, const OutChunk& c) {
     if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) return false;
     l.copied.push_back(e);
   }
-  if (cudaEventRecord(l.copied[k], l.out_stream()) != cudaSuccess) return false;
+  if (cudaEventRecord(l.copied[k], l.s) != cudaSuccess) return false;
   l.out.push_back(c);
   return true;
 }
@@ -676,7 +634,6 @@ class DevicePipe {
         break;
       }
       if (cudaStreamWaitEvent(l.s, ready_, 0) != cudaSuccess) err_ = SGPU_ERR_DEVICE;
-      if (kOutStream && !err_ && !lane_out_stream(l)) err_ = SGPU_ERR_DEVICE;
       for (int f = 0; f < kFields && !err_; ++f) {
         const Part& q = parts[f];
         if (!q.used) continue;
@@ -703,7 +660,7 @@ class DevicePipe {
       l.busy = false;
       int e = drain(l, parts_, threads_);
       // (Waited for even after a failed drain: nothing of the lane may still run once the call returns.)
-      if (!l.sync() && !e) e = SGPU_ERR_DEVICE;
+      if (cudaStreamSynchronize(l.s) != cudaSuccess && !e) e = SGPU_ERR_DEVICE;
       if (e) {
         err_ = e;
         return;
@@ -723,19 +680,10 @@ class DevicePipe {
     pj.block_per_group = !staged_;  // see eig_smem.cu, launch(): staged pieces overlap better resident
     pj.ws_limit = c_.ws_limit;
     int err = 0;
-    // The lane's previous output copies read its out buffers (on their own stream: kOutStream),
-    // so this piece's first write to one waits for them: an input copy to a buffer that is also
-    // an output, else the kernels.
-    bool held = !kOutStream;
-    auto hold = [&] {
-      if (!held && cudaStreamWaitEvent(l.s, l.drained, 0) != cudaSuccess) err = SGPU_ERR_DEVICE;
-      held = true;
-    };
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts_[f];
       set(pj, f, p.used ? l.dev[f] : nullptr);
       if (!p.used || !p.in) continue;
-      if (p.out && (hold(), err)) break;
       const size_t w = p.width * p.elem;
       const char* src = p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem;
       const int64_t rows = l.nb * p.rows_per;
@@ -756,18 +704,11 @@ class DevicePipe {
     }
     trace_.mark(trace_.kCopiedIn, l.s);
     if (!err && j.heev && heev_block::serves(j.n)) err = lane_workspace(l);
-    if (!err) hold();
     if (err || (err = device_job(pj, l.s, l.blk))) {
       err_ = err;
       return;
     }
     trace_.mark(trace_.kComputed, l.s);
-    const cudaStream_t so = l.out_stream();
-    if (kOutStream &&
-        (cudaEventRecord(l.computed, l.s) != cudaSuccess || cudaStreamWaitEvent(so, l.computed, 0) != cudaSuccess)) {
-      err_ = SGPU_ERR_DEVICE;
-      return;
-    }
     l.out.clear();
     for (int f = 0; f < kFields && !err; ++f) {
       const Part& p = parts_[f];
@@ -776,20 +717,19 @@ class DevicePipe {
       const int64_t rows = l.nb * p.rows_per;
       if (p.pinned) {
         char* dst = p.host + (size_t)(l.b0 * p.rows_per * p.pitch) * p.elem;
-        if (copy_piece(dst, p.pitch * p.elem, l.dev[f], w, w, rows, so) != cudaSuccess) err = SGPU_ERR_DEVICE;
+        if (copy_piece(dst, p.pitch * p.elem, l.dev[f], w, w, rows, l.s) != cudaSuccess) err = SGPU_ERR_DEVICE;
         continue;
       }
       const int64_t per = stage_chunk_rows(w, rows);  // a sub-piece at a time, for drain()
       for (int64_t r0 = 0; r0 < rows && !err; r0 += per) {
         const int64_t nr = std::min(per, rows - r0);
         char* st = static_cast<char*>(l.stage[f]) + (size_t)r0 * w;
-        if (copy_piece(st, w, static_cast<const char*>(l.dev[f]) + (size_t)r0 * w, w, w, nr, so) != cudaSuccess ||
+        if (copy_piece(st, w, static_cast<const char*>(l.dev[f]) + (size_t)r0 * w, w, w, nr, l.s) != cudaSuccess ||
             !note_out(l, OutChunk{f, r0, nr}))
           err = SGPU_ERR_DEVICE;
       }
     }
-    trace_.mark(trace_.kCopiedOut, so);
-    if (kOutStream && !err && cudaEventRecord(l.drained, so) != cudaSuccess) err = SGPU_ERR_DEVICE;
+    trace_.mark(trace_.kCopiedOut, l.s);
     err_ = err;
   }
 
@@ -800,7 +740,7 @@ class DevicePipe {
       if (!l.busy) continue;
       l.busy = false;
       int e = err_ ? 0 : drain(l, parts_, threads_);
-      if (!l.sync() && !e) e = SGPU_ERR_DEVICE;
+      if (cudaStreamSynchronize(l.s) != cudaSuccess && !e) e = SGPU_ERR_DEVICE;
       if (e && !err_) err_ = e;
     }
     (void)cudaGetLastError();
@@ -833,13 +773,6 @@ class DevicePipe {
 // 2 x H200, docs/performance.md "Several GPUs: one driving thread".
 int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& caches) {
   pipe_trace::call_begin();
-  if (kOutStream && j.heev && heev_vectors_apart(j.n, j.wantz)) {
-    // zheev's vectors into a buffer of their own, copied out to A's place in the caller's array:
-    // A's device buffer is then only an input, free for the lane's next piece at once.
-    parts[kV] = parts[kA];
-    parts[kV].in = false;
-    parts[kA].out = false;
-  }
   const int64_t limit = (int64_t)ctx->device_mem_limit.load();
   const Cut c = cut(j, parts, limit, ctx->ndevices);
   if (c.err) return c.err;
@@ -847,10 +780,6 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
   for (int f = 0; f < kFields; ++f) {
     Part& p = parts[f];
     if (!p.used) continue;
-    if (f == kV) {  // A's memory (kA comes first): not registered twice
-      p.pinned = parts[kA].pinned;
-      continue;
-    }
     p.pinned = is_pinned(p.host);
     if (!p.pinned && register_pageable() && p.span >= (size_t(1) << 20)) {
       if (cudaHostRegister(p.host, p.span, cudaHostRegisterPortable) == cudaSuccess) {

@@ -40,9 +40,5 @@ WorkspaceNeed workspace_need(const eig_smem::Job& j);
 // only). 0 or SGPU_ERR_*.
 int heev_enqueue(const eig_smem::Job& j, cudaStream_t s, heev_block::Workspace* blk);
 
-// Whether zheev's kernels for order n and jobz can write the vectors apart from A (Job::V): the
-// team kernels, jobz V. heev_enqueue() returns SGPU_ERR_NOT_SUPPORTED for a V elsewhere.
-bool heev_vectors_apart(int n, bool wantz);
-
 }  // namespace gpu
 }  // namespace sgpu

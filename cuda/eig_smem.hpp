@@ -24,9 +24,6 @@ struct Job {
   bool wantvl = false, wantvr = false;  // dgeev
   int n = 0;
   double* A = nullptr;             // H (dhseqr) or A (dgeev)
-  // zheev jobz V: where the vectors go, with A's layout (nullptr: over A). Only the paths that
-  // heev_vectors_apart() names take it (eig_pipeline.hpp).
-  double* V = nullptr;
   int lda = 0;
   int64_t sA = 0;
   double* wr = nullptr;

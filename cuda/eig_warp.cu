@@ -199,17 +199,14 @@ int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, 
 // zheev's kernels on device memory, asynchronous on s: the shared-memory teams, or where their
 // table says so, the global-memory teams with a stream-ordered workspace (n <= 32); the block path
 // with workspace blk above.
-bool heev_vectors_apart(int n, bool wantz) { return wantz && !heev_block::serves(n) && heev_team::serves(n, wantz); }
-
 int heev_enqueue(const eig_smem::Job& j, cudaStream_t s, heev_block::Workspace* blk) {
   const int n = j.n;
-  if (j.V && !heev_vectors_apart(n, j.wantz)) return SGPU_ERR_NOT_SUPPORTED;
   if (j.batch == 0) return 0;
   if (heev_block::serves(n))
     return heev_block::enqueue(blk, s, j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch,
                                (size_t)j.ws_limit);
   if (heev_team::serves(n, j.wantz))
-    return heev_team::launch(j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s, j.V);
+    return heev_team::launch(j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
   const int p = zheev_team_lanes(n);
   return launch_warps(j.batch, 32 / p, core::heev_work(n, j.wantz, core::kHeevInverse, p), j.ws_limit, s,
                       [&](int grid, int block, double* ws, int64_t per) {

@@ -55,7 +55,6 @@ struct Args {
   int n;
   double* A;  // complex, as pairs of doubles
   int64_t lda, sA;  // in complex elements
-  double* V;  // where the vectors go, with A's layout (A itself, or a separate buffer)
   double* w;
   int64_t sW;
   int* info;
@@ -87,7 +86,7 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
     __syncwarp();
     warp_copy<false>(lane, cnt, n, 1, g.w + b0 * g.sW, n, g.sW, slots + sl.w, n, sl.size);
     if (kWantz)
-      warp_copy<false>(lane, cnt, 2 * n, n, g.V + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
+      warp_copy<false>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
     __syncwarp();
   }
 }
@@ -183,7 +182,7 @@ int team_lanes(int n, bool wantz) {
 }
 
 int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w, int64_t strideW, int* info,
-           int64_t batch, cudaStream_t s, void* V) {
+           int64_t batch, cudaStream_t s) {
   if (batch == 0) return 0;
   int dev = 0, optin = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -210,7 +209,7 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   // counts (as eig_smem.cu measured for dgeev).
   const int64_t per_block = (int64_t)shape.warps * (32 / p);
   const int64_t grid = std::min<int64_t>((batch + per_block - 1) / per_block, INT_MAX);
-  const Args g{lower, n, static_cast<double*>(A), lda, strideA, static_cast<double*>(V ? V : A), w, strideW, info, batch};
+  const Args g{lower, n, static_cast<double*>(A), lda, strideA, w, strideW, info, batch};
   k<<<(unsigned)grid, 32 * shape.warps, shape.smem, s>>>(g);
   if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
   return 0;

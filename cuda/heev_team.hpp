@@ -18,10 +18,9 @@ bool serves(int n, bool wantz);
 int team_lanes(int n, bool wantz);
 
 // Enqueues the batch on stream s (asynchronous; per-matrix info written on the device).
-// V (jobz V): where the vectors go, with A's lda and stride; nullptr: over A. A itself is only
-// read when V is given. 0 or SGPU_ERR_*.
+// 0 or SGPU_ERR_*.
 int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w, int64_t strideW, int* info,
-           int64_t batch, cudaStream_t s, void* V = nullptr);
+           int64_t batch, cudaStream_t s);
 
 }  // namespace heev_team
 }  // namespace gpu
