@@ -19,6 +19,8 @@
 #   STAGE=checks fault-injection build with the tests: every GPU test but the soak (ctest -L gpu,
 #                with CTest's environments), then compute-sanitizer memcheck on test_eig_stream
 #                (the streamed pipeline, small pieces; racecheck did not finish it in 10 minutes);
+#   STAGE=auto   sgpu_auto_bench: the CPU backend against the GPU backend on host data over growing
+#                batches, the crossovers behind AUTO's size model (AUTO_ARGS: its arguments);
 #   STAGE=pageable the benchmark's pageable rows where host staging dominates, under each of the
 #                host-copy settings that could explain their loss on several devices (host thread
 #                counts, OpenMP's wait policy, SGPU_HOSTCOPY_CHUNK, the same device twice).
@@ -192,6 +194,11 @@ case "${STAGE:-suite}" in
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer_$tool.log" | head -3
       done
     fi
+    ;;
+  auto)
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
+    cmake --build build -j"$(nproc)" --target sgpu_auto_bench >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+    build/bench/sgpu_auto_bench ${AUTO_ARGS:-} 2>&1 | tee "$out/auto_bench.log" | grep -E "^(crossover|sgpu_auto)"
     ;;
   faults)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
