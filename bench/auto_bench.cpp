@@ -3,10 +3,12 @@
 // order, batches growing by 4x from 1: the forced CPU backend (all host threads) and the forced GPU
 // backend, end to end from pageable host memory (where applications keep their matrices), best of
 // 3 after a warm-up call on each (a long-running application's GPU is initialized and its
-// buffers kept). A row stops growing once both take over 40 ms or its arrays would pass 256 MB.
+// buffers kept). A row stops growing once both take over 40 ms (after at least three batches) or
+// its arrays would pass 256 MB.
 // Prints one line per point and the crossover per order: the smallest batch from which the GPU
 // was faster at every larger batch measured, with its work (batch x n^3, the scan: elements).
-// Usage: sgpu_auto_bench [--only dgeev|dhseqr|zheev|scan]
+// Usage: sgpu_auto_bench [--only dgeev|dhseqr|zheev|scan] [--large]
+//   --large: the larger orders instead (dgeev and dhseqr 128 and 256, zheev 256 and 512; no scan).
 #include <cstring>
 #include <functional>
 
@@ -39,7 +41,7 @@ void sweep(const char* name, int n, int64_t max_batch, double work_per_matrix,
                 1e3 * tg, tg < tc ? "gpu" : "cpu", st_c < 0 || st_g < 0 ? "  (error status)" : "");
     std::fflush(stdout);
     pts.push_back({batch, tc, tg});
-    if (tc > 0.04 && tg > 0.04) break;
+    if (tc > 0.04 && tg > 0.04 && pts.size() >= 3) break;
   }
   size_t k = pts.size();
   while (k > 0 && pts[k - 1].gpu < pts[k - 1].cpu) --k;
@@ -57,8 +59,14 @@ int64_t cap(size_t bytes_per_matrix) { return std::max<int64_t>(1, (int64_t(256)
 
 int main(int argc, char** argv) {
   const char* only = nullptr;
-  for (int i = 1; i < argc; ++i)
+  bool large = false;
+  for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    if (!std::strcmp(argv[i], "--large")) large = true;
+  }
+  const std::vector<int> real_orders = large ? std::vector<int>{128, 256} : std::vector<int>{4, 8, 16, 32, 64};
+  const std::vector<int> complex_orders =
+      large ? std::vector<int>{256, 512} : std::vector<int>{4, 8, 16, 32, 64, 128};
   if (sgpu_gpu_count() <= 0) {
     std::printf("sgpu_auto_bench: no GPU\n");
     return 0;
@@ -73,7 +81,7 @@ int main(int argc, char** argv) {
   auto want = [&](const char* r) { return !only || !std::strcmp(only, r); };
 
   if (want("dgeev"))
-    for (int n : {4, 8, 16, 32, 64}) {
+    for (int n : real_orders) {
       const int64_t most = cap(sizeof(double) * n * n);
       const std::vector<double> a0 = uniform((size_t)most * n * n, 1000 + n);
       std::vector<double> a(a0.size()), wr((size_t)most * n), wi(wr.size()), vr(a0.size());
@@ -86,7 +94,7 @@ int main(int argc, char** argv) {
             cpu, gpu);
     }
   if (want("dhseqr"))
-    for (int n : {4, 8, 16, 32, 64}) {
+    for (int n : real_orders) {
       const int64_t most = cap(sizeof(double) * n * n);
       std::vector<double> h0 = uniform((size_t)most * n * n, 2000 + n);
       for (int64_t b = 0; b < most; ++b)
@@ -103,7 +111,7 @@ int main(int argc, char** argv) {
     }
   if (want("zheev"))
     for (char jobz : {'V', 'N'})
-      for (int n : {4, 8, 16, 32, 64, 128}) {
+      for (int n : complex_orders) {
         const int64_t most = cap(sizeof(cd) * n * n);
         const std::vector<cd> a0 = hermitian(n, most, 3000 + n);
         std::vector<cd> a(a0.size());
@@ -117,7 +125,7 @@ int main(int argc, char** argv) {
               },
               cpu, gpu);
       }
-  if (want("scan"))
+  if (want("scan") && !large)
     for (int m : {64, 1024, 16384}) {  // m x 64 float columns, column-major
       const int cols = 64;
       const int64_t most = cap(sizeof(float) * m * cols);
