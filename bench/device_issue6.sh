@@ -182,6 +182,7 @@ case "${STAGE:-suite}" in
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
       -DSGPU_FAULT_INJECTION=ON > "$out/build_fi.log" 2>&1
     cmake --build build-fi -j"$(nproc)" >> "$out/build_fi.log" 2>&1 || { tail -40 "$out/build_fi.log"; exit 1; }
+    SGPU_BACKEND=auto SGPU_VERBOSE=1 build-fi/tests/test_env auto 2>&1 | tee "$out/test_env_auto.log"  # AUTO's choices
     (cd build-fi && ctest -j4 -L gpu -E soak --timeout 900 -V) > "$out/ctest_gpu.log" 2>&1
     echo "ctest -L gpu -E soak rc=$?"
     grep -E "tests passed|_gpu .*(Passed|Failed|Skipped|Timeout)" "$out/ctest_gpu.log" | sed 's/^ *[0-9]*\/[0-9]* //'

@@ -122,8 +122,8 @@ int on_device(sgpu_context* ctx, const std::function<int()>& call) {
 }
 // zheev, dgeev and dhseqr on device data: the GPU paths beat the CPU backend (which would also
 // stage the data through the host) at every order measured (zheev by 10x or more; dgeev by 3x or
-// more against the LAPACKE loop on 16 cores: docs/performance.md). Host data stays on the CPU
-// under AUTO until a size model says when the copies pay for small batches (issue 6).
+// more against the LAPACKE loop on 16 cores: docs/performance.md). Host data is lib/auto_model.hpp's
+// (context.cpp, choose_backend()): only device data asks here.
 bool auto_ready(Routine r, bool device_data) {
   return device_data && (r == Routine::kScanCols || r == Routine::kZheev || r == Routine::kDgeev ||
                          r == Routine::kDhseqr);

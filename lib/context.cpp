@@ -4,6 +4,9 @@
 #include <cstring>
 #include <new>
 
+#include <omp.h>
+
+#include "auto_model.hpp"
 #include "internal.hpp"
 
 namespace sgpu {
@@ -49,14 +52,29 @@ sgpu_context* resolve_context(sgpu_context_t ctx) {
   return ctx->magic.load() == sgpu_context::kMagic ? ctx : nullptr;
 }
 
-sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r, bool device_data) {
+namespace {
+// Host data under AUTO: the size model, on the threads the CPU backend would use.
+bool host_data_pays(const sgpu_context* ctx, Routine r, const CallSize& size) {
+  using auto_model::Kind;
+  const Kind k = r == Routine::kDgeev    ? Kind::kDgeev
+                 : r == Routine::kDhseqr ? Kind::kDhseqr
+                 : r == Routine::kZheev  ? (size.vectors ? Kind::kZheevV : Kind::kZheevN)
+                                         : Kind::kScan;
+  const int threads = ctx->nthreads > 0 ? ctx->nthreads : omp_get_max_threads();
+  return auto_model::gpu_pays(k, size.n, size.batch, threads);
+}
+}  // namespace
+
+sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r, bool device_data, const CallSize& size) {
   sgpu_backend_t b = ctx->backend;
-  if (b == SGPU_BACKEND_AUTO)
-    b = (gpu::device_count() > 0 && gpu::has_routine(r) && gpu::auto_ready(r, device_data)) ? SGPU_BACKEND_GPU
-                                                                                            : SGPU_BACKEND_CPU;
+  if (b == SGPU_BACKEND_AUTO) {
+    const bool pays = device_data ? gpu::auto_ready(r, true) : host_data_pays(ctx, r, size);
+    b = gpu::device_count() > 0 && gpu::has_routine(r) && pays ? SGPU_BACKEND_GPU : SGPU_BACKEND_CPU;
+  }
   if (verbose())
     std::fprintf(stderr, "sgpu: %s on the %s backend%s\n", routine_name(r), b == SGPU_BACKEND_GPU ? "gpu" : "cpu",
-                 ctx->backend == SGPU_BACKEND_AUTO ? " (auto)" : " (forced)");
+                 ctx->backend == SGPU_BACKEND_AUTO ? (device_data ? " (auto, device data)" : " (auto, host data)")
+                                                   : " (forced)");
   return b;
 }
 

@@ -66,12 +66,13 @@ int with_host_staging(std::initializer_list<Operand> ops, Call call) {
 // memory, so device-memory operands are staged through host buffers for it; the GPU backend on
 // device-accessible memory, so host-memory operands are staged through device buffers for it.
 template <class CpuCall, class GpuCall>
-int dispatch(sgpu_context* ctx, Routine r, std::initializer_list<Operand> ops, CpuCall cpu_call, GpuCall gpu_call) {
+int dispatch(sgpu_context* ctx, Routine r, const CallSize& size, std::initializer_list<Operand> ops, CpuCall cpu_call,
+             GpuCall gpu_call) {
   bool device_data = true;  // (only AUTO asks: a pointer query costs about a microsecond)
   if (ctx->backend == SGPU_BACKEND_AUTO)
     for (const Operand& op : ops)
       if (*op.ptr && op.bytes && gpu::classify(*op.ptr) == gpu::MemKind::kHost) device_data = false;
-  const sgpu_backend_t b = choose_backend(ctx, r, device_data);
+  const sgpu_backend_t b = choose_backend(ctx, r, device_data, size);
   if (b == SGPU_BACKEND_GPU) {
     if (gpu::device_count() == 0) return SGPU_ERR_NO_BACKEND;
     if (!gpu::has_routine(r)) return SGPU_ERR_NOT_SUPPORTED;

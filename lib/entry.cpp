@@ -29,7 +29,7 @@ int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo
   void *h = H, *r = wr, *i = wi, *z = wantz ? Z : nullptr, *f = info;
   const size_t D = sizeof(double);
   return mark_not_computed(dispatch(
-      c, Routine::kDhseqr,
+      c, Routine::kDhseqr, CallSize{n, batch, wantz},
       {{&h, span_bytes(batch, strideH, ldh, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
        {&i, span_bytes(batch, strideW, n, n, 1, D), true},
        {&z, wantz ? span_bytes(batch, strideZ, ldz, n, n, D) : 0, true},
@@ -56,7 +56,7 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
   void *vl = is(jobvl, 'V') ? VL : nullptr, *vr = is(jobvr, 'V') ? VR : nullptr;
   const size_t D = sizeof(double);
   return mark_not_computed(dispatch(
-      c, Routine::kDgeev,
+      c, Routine::kDgeev, CallSize{n, batch, vl || vr},
       {{&a, span_bytes(batch, strideA, lda, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
        {&i, span_bytes(batch, strideW, n, n, 1, D), true},
        // (the stride of an output not requested is not checked: its span is not computed)
@@ -81,7 +81,7 @@ int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_com
   if (n == 0 || batch == 0) return 0;
   void *a = static_cast<void*>(A), *ww = w, *f = info;
   return mark_not_computed(dispatch(
-      c, Routine::kZheev,
+      c, Routine::kZheev, CallSize{n, batch, is(jobz, 'V')},
       {{&a, span_bytes(batch, strideA, lda, n, n, 2 * sizeof(double)), true},
        {&ww, span_bytes(batch, strideW, n, n, 1, sizeof(double)), true},
        {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
@@ -101,7 +101,7 @@ int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_typ
   const int64_t lines = rm ? m : n, len = rm ? n : m;
   void *a = const_cast<void*>(A), *b = B;
   return dispatch(
-      c, Routine::kScanCols,
+      c, Routine::kScanCols, CallSize{m, batch, false},
       {{&a, span_bytes(batch, strideA, lda, len, lines, check::type_size(type_in)), false},
        {&b, span_bytes(batch, strideB, ldb, len, lines, check::type_size(type_out)), true}},
       [&] { return cpu::scan_cols(c, layout, type_in, type_out, m, n, a, lda, strideA, b, ldb, strideB, batch); },

@@ -46,10 +46,19 @@ const char* routine_name(Routine r);
 // NULL -> the default context; otherwise the context if its magic is intact, else nullptr.
 sgpu_context* resolve_context(sgpu_context_t ctx);
 
+// A call's size, for AUTO's choice: order (the scan: rows), batch, and whether vectors are wanted
+// (zheev jobz V).
+struct CallSize {
+  int n = 0;
+  int64_t batch = 0;
+  bool vectors = false;
+};
+
 // The backend a call on ctx runs on. GPU only when forced or (auto) when a device is present and
-// the GPU implementation of the routine is measured faster for data where it is (device_data: all
-// operands in device memory). Logs the choice when SGPU_VERBOSE is set.
-sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r, bool device_data);
+// the GPU implementation of the routine is measured faster for data where it is: device data
+// (device_data: all operands in device memory) by gpu::auto_ready, host data by the size model
+// (auto_model.hpp) on the context's host threads. Logs the choice when SGPU_VERBOSE is set.
+sgpu_backend_t choose_backend(const sgpu_context* ctx, Routine r, bool device_data, const CallSize& size);
 
 // Backend availability, answered by the CUDA seam (cuda/) or its stub.
 namespace gpu {
