@@ -101,8 +101,8 @@ int main() {
     bool infos = true;
     for (int b = 0; b < nb; ++b) infos = infos && m_info[b] == 0;
     EXPECT(st_g == 0 && infos && gaps, "forced GPU dgeev on device data: %d (infos %d, gaps %d)", st_g, infos, gaps);
-    // AUTO with some operands in host memory (wr pinned, wi pageable) keeps the CPU backend: the
-    // host call's bits.
+    // AUTO with some operands in host memory (wr pinned, wi pageable) and a batch below the size
+    // model's crossover (lib/auto_model.hpp) keeps the CPU backend: the host call's bits.
     CUDA_OK(cudaMemcpy(d_a, a.data(), sizeof(double) * a.size(), cudaMemcpyHostToDevice));
     int st_a = sgpu_dgeev_batched(autoc, 'N', 'V', n, d_a, lda, sA, p_wr, wi_d.data(), sW, nullptr, 1, 0, d_vr, lda, sA,
                                   m_info, nb);
