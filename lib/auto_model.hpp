@@ -6,9 +6,9 @@
 // from pageable host memory, beat the forced CPU backend at every larger batch measured, batches
 // growing by 4x (H100 80GB HBM3 with 16 host threads, 2026-11-23, `STAGE=auto bash
 // bench/device_issue6.sh` with and without AUTO_ARGS=--large, sgpu_auto_bench at c74f2f3 and
-// 5025ad5; docs/performance.md, "AUTO for host data"). At the crossover both take 0.15-3 ms at
-// the small orders: the GPU's fixed cost (launches, two copies, a synchronization) is what the
-// CPU has to exceed. Other orders take the row of the largest measured order below them (the
+// 5025ad5; docs/performance.md, "AUTO for host data"). At orders 4-16 both take 0.14-2.3 ms at
+// the crossover: the GPU's fixed cost (launches, two copies, a synchronization) is what the CPU
+// has to exceed. Other orders take the row of the largest measured order below them (the
 // crossover falls as the order grows, so the smaller order's is the cautious one); orders below
 // the first row (4) or above the last measured one, and the scan, stay on the CPU.
 //
