@@ -1,5 +1,5 @@
 // sgpu_auto_bench: where the GPU backend starts to beat the CPU backend on host data, the
-// measurements behind AUTO's size model (cuda/gpu_seam.cpp, auto_ready()). For each routine and
+// measurements behind AUTO's size model (lib/auto_model.hpp). For each routine and
 // order, batches growing by 4x from 1: the forced CPU backend (all host threads) and the forced GPU
 // backend, end to end from pageable host memory (where applications keep their matrices), best of
 // 3 after a warm-up call on each (a long-running application's GPU is initialized and its
