@@ -6,8 +6,7 @@
 // way; every step in between works on shared memory. The slot is the matrix plus about 11 n
 // doubles; Q is formed in place of the reflectors. Vectors come, by the table below, from the
 // QL/QR chain (2 n doubles per lane: each lane's copy of its d and e) or by inverse iteration
-// (bisection, dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane, which
-// up to n = kRegsN each lane keeps in registers instead: core::heev<kRegsN>).
+// (bisection, dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -40,22 +39,13 @@ constexpr int kMaxWarpsPerBlock = 4;
 struct Slot {
   int ld;          // complex elements; odd, so a row's elements fall in distinct banks
   int64_t w, work, size;  // doubles
-  __host__ __device__ Slot(int n, bool wantz, int lanes, int mode, bool regs) {
+  __host__ __device__ Slot(int n, bool wantz, int lanes, int mode) {
     ld = n | 1;
     w = 2 * (int64_t)n * ld;
     work = w + n;
-    size = (work + core::heev_work(n, wantz, mode, lanes, regs)) | 1;  // odd: neighbours' slots in distinct banks
+    size = (work + core::heev_work(n, wantz, mode, lanes)) | 1;  // odd: neighbours' slots in distinct banks
   }
 };
-
-// Inverse iteration up to this order keeps each lane's scratch in registers (core::SteinRegs and
-// the row of Q): the slot of n = 16 at P = 16 shrinks from 1521 to 993 doubles, so a block holds
-// half as many more matrices. 16, not 32: the arrays cost 4 R registers a lane (measured: see
-// kTable's notes). 0 turns it off (SGPU_HEEV_REGS=0 does so at run time, for A/B).
-#ifndef SGPU_HEEV_REGS_N
-#define SGPU_HEEV_REGS_N 16
-#endif
-constexpr int kRegsN = SGPU_HEEV_REGS_N;
 
 // core::heev's vectors: kHeevInverse (inverse iteration) or kHeevNoStedc (the QL/QR chain).
 constexpr int mode_for(bool inverse) { return inverse ? core::kHeevInverse : core::kHeevNoStedc; }
@@ -71,7 +61,7 @@ struct Args {
   int64_t batch;
 };
 
-template <int P, bool kWantz, bool kInverse, int R = 0>
+template <int P, bool kWantz, bool kInverse>
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args g) {
   extern __shared__ double sm[];
   constexpr int kTeams = 32 / P;
@@ -79,7 +69,7 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
   const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
   const int n = g.n;
   constexpr int kMode = mode_for(kInverse);
-  const Slot sl(n, kWantz, P, kMode, R > 0);
+  const Slot sl(n, kWantz, P, kMode);
   double* slots = sm + (int64_t)warp * kTeams * sl.size;
   double* my = slots + team * sl.size;
   const int64_t wpb = blockDim.x / 32, stride = (int64_t)gridDim.x * wpb * kTeams;
@@ -89,7 +79,7 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
     warp_copy<true>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
     __syncwarp();
     if (team < cnt) {
-      const int r = core::heev<R>(t, kWantz, g.lower, n, Mat1<zc>{reinterpret_cast<zc*>(my), 1, sl.ld},
+      const int r = core::heev(t, kWantz, g.lower, n, Mat1<zc>{reinterpret_cast<zc*>(my), 1, sl.ld},
                                Vec1<double>{my + sl.w, 1}, my + sl.work, kMode);
       if (t.leader()) g.info[b0 + team] = r;
     }
@@ -120,16 +110,6 @@ int env_vectors() {
   static const int v = [] {
     const char* e = std::getenv("SGPU_HEEV_VECTORS");
     return !e ? 0 : std::strcmp(e, "inverse") == 0 ? 1 : std::strcmp(e, "chain") == 0 ? 2 : 0;
-  }();
-  return v;
-}
-
-// SGPU_HEEV_REGS=0: the lanes' inverse-iteration scratch in shared memory even where kRegsN
-// would keep it in registers (a benchmark hook, for A/B on one build).
-bool env_regs() {
-  static const bool v = [] {
-    const char* e = std::getenv("SGPU_HEEV_REGS");
-    return !(e && std::strcmp(e, "0") == 0);
   }();
   return v;
 }
@@ -217,18 +197,12 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   const bool inverse = wantz && (forced ? forced == 1 : row_for(n).inverse_v);
   size_t warp_bytes = 0;
   for (;; p *= 2) {
-    warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p, mode_for(inverse), false).size * (32 / p);
+    warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p, mode_for(inverse)).size * (32 / p);
     if (warp_bytes <= (size_t)optin) break;
     if (p == 32) return SGPU_ERR_DEVICE;
   }
-  // Registers for the lanes' scratch: the table's P = 16 only (one more kernel to compile).
-  const bool regs = inverse && p == 16 && n <= kRegsN && env_regs();
-  if (regs) warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p, mode_for(inverse), true).size * (32 / p);
   const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / warp_bytes);
-  const Kernel k = !wantz   ? kernel_for<false, false>(p)
-                   : regs    ? k_heev_team<16, true, true, (kRegsN > 0 ? kRegsN : 1)>
-                   : inverse ? kernel_for<true, true>(p)
-                             : kernel_for<true, false>(p);
+  const Kernel k = !wantz ? kernel_for<false, false>(p) : inverse ? kernel_for<true, true>(p) : kernel_for<true, false>(p);
   smem_slots::Shape shape;
   if (smem_slots::block_shape(k, warp_bytes, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
   // One block per group of matrices: the block scheduler balances the matrices' uneven iteration

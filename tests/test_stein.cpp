@@ -20,28 +20,6 @@ namespace core = sgpu::core;
 
 namespace {
 
-// The order up to which the GPU's team path keeps each member's scratch in registers
-// (SGPU_HEEV_REGS_N in cuda/heev_team.cu); the core's R = 16 variant runs here on the host.
-constexpr int kRegsN = 16;
-
-template <class T>
-bool bitwise_equal(const std::vector<T>& x, const std::vector<T>& y) {
-  return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0);
-}
-
-// stebz_stein<kRegsN> (each member's scratch in registers, none passed) against the R = 0 result.
-void same_with_registers(Harness& h, int n, const std::vector<double>& d, const std::vector<double>& e, int info,
-                         const std::vector<double>& wb, const std::vector<double>& zb, const std::vector<int>& order) {
-  std::vector<double> w2(n, NAN), z2((size_t)n * std::max(n, 1), NAN);
-  std::vector<int> order2(n, -1);
-  const int info2 = core::stebz_stein<kRegsN>(core::TeamOne{}, n, core::Vec1<double>{const_cast<double*>(d.data()), 1},
-                                              core::Vec1<double>{const_cast<double*>(e.data()), 1},
-                                              core::Vec1<double>{w2.data(), 1}, core::Mat1<double>{z2.data(), 1, n},
-                                              core::Vec1<int>{order2.data(), 1}, nullptr);
-  h.expect(info2 == info && bitwise_equal(wb, w2) && bitwise_equal(zb, z2) && order == order2,
-           "tridiagonal n=%d: stebz_stein<%d> (scratch in registers) differs from stebz_stein<0>", n, kRegsN);
-}
-
 void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
   std::vector<int> sizes = h.quick ? std::vector<int>{1, 2, 5, 16, 33}
                                    : std::vector<int>{1, 2, 3, 4, 5, 8, 12, 16, 17, 21, 31, 32, 33, 64, 100, 128};
@@ -57,7 +35,6 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
         const int info = core::stebz_stein(core::TeamOne{}, n, dv, ev, core::Vec1<double>{wb.data(), 1},
                                            core::Mat1<double>{zb.data(), 1, n}, core::Vec1<int>{order.data(), 1},
                                            scratch.data());
-        if (n <= kRegsN) same_with_registers(h, n, d, e, info, wb, zb, order);
         // Ascending by the order returned.
         std::vector<double> w(n), z((size_t)n * n);
         for (int j = 0; j < n; ++j) {
@@ -120,16 +97,6 @@ void hermitian(Harness& h, double& worst_res, double& worst_orth, double& worst_
           const int info = core::heev(core::TeamOne{}, true, uplo == 'L', n,
                                       core::Mat1<core::zc>{reinterpret_cast<core::zc*>(u.data()), 1, n},
                                       core::Vec1<double>{w.data(), 1}, work.data(), core::kHeevInverse);
-          if (n <= kRegsN) {
-            // The GPU's registers variant (heev<16>, no member scratch): the same bits.
-            std::vector<cd> u2 = a0;
-            std::vector<double> w2(n, NAN), work2(core::heev_work(n, true, core::kHeevInverse, 1, true), NAN);
-            const int info2 = core::heev<kRegsN>(core::TeamOne{}, true, uplo == 'L', n,
-                                                 core::Mat1<core::zc>{reinterpret_cast<core::zc*>(u2.data()), 1, n},
-                                                 core::Vec1<double>{w2.data(), 1}, work2.data(), core::kHeevInverse);
-            h.expect(info2 == info && bitwise_equal(w, w2) && bitwise_equal(u, u2),
-                     "%s: heev<%d> (scratch in registers) differs from heev<0>", c, kRegsN);
-          }
           if (!h.expect(info == 0, "%s: info %d", c, info)) continue;
           double ev = 0.0;
           for (int i = 0; i < n; ++i) {

@@ -14,12 +14,8 @@
 
 #if defined(__CUDACC__)
 #define SGPU_HD __host__ __device__ __forceinline__
-// Unroll the next loop fully where its trip count is a compile-time constant (nvcc's rule; no
-// effect on a runtime count). The host compilers get nothing: their loops are not unrolled for it.
-#define SGPU_UNROLL _Pragma("unroll")
 #else
 #define SGPU_HD inline
-#define SGPU_UNROLL
 #endif
 
 // Iteration limits (LAPACK's). Overridable only so that tests/test_nonconvergence.cpp can compile

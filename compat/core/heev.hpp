@@ -29,14 +29,13 @@ SGPU_HD bool heev_uses_stedc(int n, bool wantz, int dc_from) { return wantz && d
 // divide and conquer also Q (n x n complex), the real Z (n x n) and stedc's workspace (its ints
 // in doubles' room). Without it Q is formed in A itself, and a team of `members` > 1 needs each
 // member's own copy of d and e for the QL/QR chain (2 n per member). Inverse iteration (kHeevInverse)
-// needs the real Z (n x heev_ldz(n)) and each member's scratch (stein_member_work), unless the
-// members keep their scratch in registers (member_regs: heev<R> with R > 0).
+// needs the real Z (n x heev_ldz(n)) and each member's scratch (stein_member_work).
 SGPU_HD int heev_ldz(int n) { return n | 1; }  // odd: members reading their own columns hit distinct banks
-SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1, int members = 1, bool member_regs = false) {
+SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1, int members = 1) {
   if (heev_uses_stedc(n, wantz, dc_from))
     return 10 * (int64_t)n + 3 * (int64_t)n * n + stedc_work(n) + (stedc_iwork(n) + 1) / 2;
   if (wantz && dc_from == kHeevInverse)
-    return 10 * (int64_t)n + (int64_t)n * heev_ldz(n) + (member_regs ? 0 : stein_member_work(n) * members);
+    return 10 * (int64_t)n + (int64_t)n * heev_ldz(n) + stein_member_work(n) * members;
   return 10 * (int64_t)n + (wantz && members > 1 ? 2 * (int64_t)n * members : 0);
 }
 
@@ -54,42 +53,11 @@ SGPU_HD double heev_scale(double anrm) {
   return 1.0;
 }
 
-// A = Q Z for inverse iteration, row by row, Z's columns taken in `order` (the ascending
-// eigenvalues): each member copies its row r of Q into re/im (element k at k: its registers for
-// R > 0, its stein scratch interleaved with the other members' for R = 0; free again by then),
-// then overwrites row r. R > 0 unrolls the k loops (n <= R) so re and im stay in registers.
-template <int R, class Team, class Row>
-SGPU_HD void qz_rows(const Team& t, int n, Mat1<zc> a, Mat1<double> z, Vec1<int> order, Row& re, Row& im) {
-  for (int r = t.first(1); r <= n; r += t.step()) {
-    SGPU_UNROLL
-    for (int k = 1; k <= (R > 0 ? R : n); ++k) {
-      if (R > 0 && k > n) break;
-      const zc q = a(r, k);
-      re[k] = q.re;
-      im[k] = q.im;
-    }
-    for (int c = 1; c <= n; ++c) {
-      const int oc = order[c];
-      double sr = 0.0, si = 0.0;
-      SGPU_UNROLL
-      for (int k = 1; k <= (R > 0 ? R : n); ++k) {
-        if (R > 0 && k > n) break;
-        const double zk = z(k, oc);
-        sr += re[k] * zk;
-        si += im[k] * zk;
-      }
-      a(r, c) = zc{sr, si};
-    }
-  }
-}
-
 // Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
 // eigenvalues, unordered, in that case; with divide and conquer i is the failing leaf's row and
 // w is not meaningful). With inverse iteration, i > 0 is the number of eigenvectors whose iteration
 // failed (zheevx's count; w holds every eigenvalue, and every vector is still stored). Non-finite input: w and (wantz) A are NaN, info = n.
-// R > 0 (inverse iteration only, n <= R): each member keeps its inverse-iteration scratch and its
-// row of Q for the product Q Z in registers (heev_work's member_regs); same arithmetic as R = 0.
-template <int R = 0, class Team>
+template <class Team>
 SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<double> w, double* work,
                  int dc_from = kStedcLeaf + 1) {
   if (n == 0) return 0;
@@ -172,18 +140,28 @@ SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<
     // in that order: each member keeps its row of Q in its stein scratch (free again by then).
     ungtr_inplace(t, n, a, tau);
     phase_scale(t, n, e, er, y, true, n, a);
-    const int p = t.step();
+    const int p = t.step(), rank = t.first(0);
     const Mat1<double> z{work + 10 * (int64_t)n, 1, heev_ldz(n)};
     double* scratch = work + 10 * (int64_t)n + (int64_t)n * heev_ldz(n);
     const Vec1<int> order{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1};
-    info = stebz_stein<R>(t, n, d, er, cw, z, order, scratch);
-    if constexpr (R > 0) {
-      double re[R + 1], im[R + 1];
-      qz_rows<R>(t, n, a, z, order, re, im);
-    } else {
-      const int rank = t.first(0);
-      Vec1<double> re{scratch + rank, 2 * p}, im{scratch + rank + p, 2 * p};
-      qz_rows<0>(t, n, a, z, order, re, im);
+    info = stebz_stein(t, n, d, er, cw, z, order, scratch);
+    const Vec1<double> row{scratch + rank, p};  // re and im of Q(r, k) at 2k - 1 and 2k
+    for (int r = t.first(1); r <= n; r += p) {
+      for (int k = 1; k <= n; ++k) {
+        const zc q = a(r, k);
+        row[2 * k - 1] = q.re;
+        row[2 * k] = q.im;
+      }
+      for (int c = 1; c <= n; ++c) {
+        const int oc = order[c];
+        double sr = 0.0, si = 0.0;
+        for (int k = 1; k <= n; ++k) {
+          const double zk = z(k, oc);
+          sr += row[2 * k - 1] * zk;
+          si += row[2 * k] * zk;
+        }
+        a(r, c) = zc{sr, si};
+      }
     }
     t.sync();  // every member has read d (in stebz_stein) before it is overwritten
     for (int i = t.first(1); i <= n; i += p) d[i] = cw[order[i]];

@@ -45,32 +45,19 @@ struct SteinScratch {
   Vec1<uint32_t> piv;  // word w (1-based) holds rows 32 (w - 1) + 1 .. 32 w
 };
 
-// The same scratch in a member's registers, for blocks of order <= R (the GPU's team path at
-// n <= 16, where each member's 2 n + 1 doubles of shared memory cost a third of a matrix's slot
-// and so its occupancy). stein_solve<R> unrolls its loops, so every index here is a constant and
-// the arrays never leave registers. The arithmetic is the same as with SteinScratch.
-template <int R>
-struct SteinRegs {
-  double u[R + 1], v[R + 1];
-  uint32_t piv[(R + 31) / 32 + 1];
-};
-
 // One inverse-iteration solve in place of y: y <- (T - x I)^{-1} (s y), with dstein's scaling
 // s = n onenrm max(ulp, |u_nn|) / ||y||_inf of the right-hand side. The LU factorization of T - x I
 // with dlagtf's scaled partial pivoting is formed row by row together with the forward
 // substitution (P L^{-1} y); s, which needs the last pivot u_nn, is applied in the back
 // substitution. That perturbs a pivot, as dlagts with job = -1, only where the quotient would
 // overflow: by dlagts's tolerance (ulp-sized against U's largest entry), doubled until it fits.
-// R > 0: s is SteinRegs<R> and n <= R; the loops run to R (unrolled) and skip the rows past n.
-template <int R, class S>
-SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double onenrm, Vec1<double> y, S& s) {
+SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double onenrm, Vec1<double> y,
+                         const SteinScratch& s) {
   // Forward: the current row k is (ak, bk) in columns k, k + 1; row k + 1 is T's.
   double ak = d[1] - x, bk = e[1], scale1 = fabs(ak) + fabs(bk), yk = y[1];
   double ymax = fabs(yk), umax = 0.0;
   uint32_t word = 0;
-  SGPU_UNROLL
-  for (int k = 1; k < (R > 0 ? R : n); ++k) {
-    if (R > 0 && k >= n) break;
+  for (int k = 1; k < n; ++k) {
     const double ak1 = d[k + 1] - x, ek = e[k], bk1 = k + 1 < n ? e[k + 1] : 0.0;
     const double scale2 = fabs(ek) + fabs(ak1) + fabs(bk1), yk1 = y[k + 1];
     ymax = dmax(ymax, fabs(yk1));
@@ -108,7 +95,7 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
       word = 0;
     }
   }
-  const double un = ak;  // u_nn (kept out of s: n is not a constant index)
+  s.u[n] = ak;
   y[n] = yk;
   umax = dmax(umax, fabs(ak));
   const double sc = n * onenrm * dmax(Mach::ulp, fabs(ak)) / ymax;
@@ -117,15 +104,13 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
   const double bignum = 1.0 / Mach::safmin;
   // Back substitution, x_{k+1} and x_{k+2} kept in x1 and x2.
   double x1 = 0.0, x2 = 0.0;
-  SGPU_UNROLL
-  for (int k = R > 0 ? R : n; k >= 1; --k) {
-    if (R > 0 && k > n) continue;
+  for (int k = n; k >= 1; --k) {
     double temp = sc * y[k];
     if (k < n) {
       temp -= s.v[k] * x1;
       if (k + 1 < n && ((s.piv[((k - 1) >> 5) + 1] >> ((k - 1) & 31)) & 1u)) temp -= e[k + 1] * x2;
     }
-    double a = k == n ? un : s.u[k], pert = copysign(tol, a);
+    double a = s.u[k], pert = copysign(tol, a);
     for (;;) {
       const double absa = fabs(a);
       if (absa < 1.0) {
@@ -157,9 +142,8 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
 // accepted after two more solves once the iterate's max norm reaches sqrt(0.1 / n), then scaled to
 // unit 2-norm with its largest entry positive. Returns false if it never reached that norm (the
 // vector is still stored, as dstein does).
-template <int R, class S>
 SGPU_HD bool stein_vector(int n, Vec1<double> d, Vec1<double> e, double xj, double onenrm, int j, int g0,
-                          Mat1<double> z, S& s) {
+                          Mat1<double> z, const SteinScratch& s) {
   const Vec1<double> y{&z(1, j), z.rs};
   for (int i = 1; i <= n; ++i) y[i] = stein_start(j, i);
   const double dtpcrt = sqrt(0.1 / n);
@@ -167,7 +151,7 @@ SGPU_HD bool stein_vector(int n, Vec1<double> d, Vec1<double> e, double xj, doub
   int nrmchk = 0;
   bool ok = false;
   for (int its = 1; its <= SGPU_CORE_STEIN_MAXITS; ++its) {
-    stein_solve<R>(n, d, e, xj, onenrm, y, s);
+    stein_solve(n, d, e, xj, onenrm, y, s);
     for (int g = g0; g < j; ++g) {
       double dot = 0.0;
       for (int i = 1; i <= n; ++i) dot += y[i] * z(i, g);
@@ -236,13 +220,36 @@ struct SteinWalk {
   }
 };
 
-// The vectors of stebz_stein: clusters are dealt to the members in turn, and taken in rounds: in
-// round q, member m computes cluster q p + m, all members side by side (a member walks the shifts
-// on its own, in order, to find its cluster; the walk is O(n) in all). s: this member's scratch.
-// Returns the member's count of vectors whose iteration failed.
-template <int R, class Team, class S>
-SGPU_HD int stein_rounds(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z, S& s) {
+// All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
+// dstein): T is split into blocks where an off-diagonal is negligible, each block's eigenvalues
+// found by bisection (bisect_all) into w at the block's rows, ascending within the block, and
+// eigenvector j (column j of z, zero outside its block) by inverse iteration on its block. order
+// gets the permutation that sorts w: the i-th smallest eigenvalue is w[order[i]], its vector
+// z(:, order[i]). Clusters (consecutive eigenvalues of a block within dstein's 1e-3 ||block||) are
+// dealt to the team's members in turn; `scratch` holds every member's SteinScratch, interleaved
+// (element k of member m at scratch[(k - 1) p + m]), stein_member_work(n) * p doubles. Returns the
+// number of eigenvectors whose iteration did not reach its norm (dstein's info); each is still
+// stored. Finite input assumed, scaled as bisect_all needs.
+template <class Team>
+SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
+                        Vec1<int> order, double* scratch) {
   const int p = t.step(), rank = t.first(0);
+  // Eigenvalues, block by block (every member walks the same splits).
+  for (int b1 = 1, bn; b1 <= n; b1 = bn + 1) {
+    for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
+    }
+    if (bn == b1) {
+      if (t.leader()) w[b1] = d[b1];
+    } else {
+      bisect_all<2>(t, bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, Vec1<double>{&w[b1], w.s});
+    }
+  }
+  t.sync();
+  // Vectors. Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
+  // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
+  // order, to find its cluster; the walk is O(n) in all).
+  const SteinScratch s{Vec1<double>{scratch + rank, p}, Vec1<double>{scratch + (int64_t)n * p + rank, p},
+                       Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * p + rank), 2 * p}};
   SteinWalk wk(n, d, e, w);
   int clusters = 0;
   {
@@ -261,52 +268,14 @@ SGPU_HD int stein_rounds(const Team& t, int n, Vec1<double> d, Vec1<double> e, V
         if (i < b1 || i > bn) z(i, j) = 0.0;
       if (nb == 1) {
         z(b1, j) = 1.0;
-      } else if (!stein_vector<R>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, j,
-                                  wk.g0, Mat1<double>{&z(b1, 1), z.rs, z.cs}, s)) {
+      } else if (!stein_vector(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, j, wk.g0,
+                               Mat1<double>{&z(b1, 1), z.rs, z.cs}, s)) {
         ++fails;
       }
       if (j == n) break;
       wk.next();
       mine = wk.cluster == target;
     }
-  }
-  return fails;
-}
-
-// All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
-// dstein): T is split into blocks where an off-diagonal is negligible, each block's eigenvalues
-// found by bisection (bisect_all) into w at the block's rows, ascending within the block, and
-// eigenvector j (column j of z, zero outside its block) by inverse iteration on its block. order
-// gets the permutation that sorts w: the i-th smallest eigenvalue is w[order[i]], its vector
-// z(:, order[i]). Clusters (consecutive eigenvalues of a block within dstein's 1e-3 ||block||) are
-// dealt to the team's members in turn. R = 0: `scratch` holds every member's SteinScratch,
-// interleaved (element k of member m at scratch[(k - 1) p + m]), stein_member_work(n) * p doubles.
-// R > 0 (n <= R): each member keeps its SteinRegs<R> in registers and `scratch` is not used.
-// Returns the number of eigenvectors whose iteration did not reach its norm (dstein's info); each
-// is still stored. Finite input assumed, scaled as bisect_all needs.
-template <int R = 0, class Team>
-SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
-                        Vec1<int> order, double* scratch) {
-  // Eigenvalues, block by block (every member walks the same splits).
-  for (int b1 = 1, bn; b1 <= n; b1 = bn + 1) {
-    for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
-    }
-    if (bn == b1) {
-      if (t.leader()) w[b1] = d[b1];
-    } else {
-      bisect_all<2>(t, bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, Vec1<double>{&w[b1], w.s});
-    }
-  }
-  t.sync();
-  int fails = 0;
-  if constexpr (R > 0) {
-    SteinRegs<R> s;
-    fails = stein_rounds<R>(t, n, d, e, w, z, s);
-  } else {
-    const int p = t.step(), rank = t.first(0);
-    SteinScratch s{Vec1<double>{scratch + rank, p}, Vec1<double>{scratch + (int64_t)n * p + rank, p},
-                   Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * p + rank), 2 * p}};
-    fails = stein_rounds<0>(t, n, d, e, w, z, s);
   }
   // The ascending order (stable: ties keep their block order).
   if (t.leader())
