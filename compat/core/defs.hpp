@@ -33,6 +33,14 @@
 namespace sgpu {
 namespace core {
 
+// Long inner products (the reflector updates of the Hessenberg reduction, the back-transformation
+// of eigenvectors) are summed in blocks of kSumBlock terms, each block's partial sum added to the
+// total: the rounding error grows as (kSumBlock + len / kSumBlock) u instead of len u. A plain
+// running sum over a matrix of repeated entries (the all-ones matrix) makes every rounding error
+// the same sign, and the eigenvector residuals of dgeev then exceeded LAPACK's (whose BLAS sums in
+// several accumulators) eight-fold at n = 166 (docs/testing.md, "Summation order").
+constexpr int kSumBlock = 16;
+
 // LAPACK's dlamch values for IEEE double: 'S' safe minimum, 'E' eps (rounding), 'P' eps*base.
 struct Mach {
   static constexpr double safmin = 2.2250738585072014e-308;  // 2^-1022

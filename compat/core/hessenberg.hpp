@@ -7,6 +7,18 @@
 namespace sgpu {
 namespace core {
 
+// v^T y for the reflector v = (1, x[0..m-2]) and y[0..m-1], summed in blocks (defs.hpp: kSumBlock).
+SGPU_HD double dot_v(int m, Vec<double> x, Vec<double> y) {
+  double s = y[0];
+  for (int k0 = 1; k0 < m; k0 += kSumBlock) {
+    const int k1 = k0 + kSumBlock < m ? k0 + kSumBlock : m;
+    double p = 0.0;
+    for (int k = k0; k < k1; ++k) p += x[k - 1] * y[k];
+    s += p;
+  }
+  return s;
+}
+
 // A(ilo:ihi, ilo:ihi) is reduced; reflector i (i = ilo..ihi-1) is stored below the subdiagonal
 // of column i with its scalar in tau[i] (1-based, as LAPACK). w[1..n] is workspace.
 template <class Team>
@@ -19,15 +31,19 @@ SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
     Vec<double> x = col(a, i + 2 <= n ? i + 2 : n, i);
     double beta = larfg(t, m, alpha, x, ti);
     if (t.leader()) tau[i] = ti;
-    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T (LAPACK dlarf), one row's sum at a time. Either
-    // loop order gives the same bits (each row's sum adds the same terms in the same order): a
-    // team of one walks down columns (contiguous on the CPU), a wider team gives each member whole
-    // rows and keeps the sum in a register (no shared-memory round trip per term on the GPU).
+    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T (LAPACK dlarf), one row's sum at a time, in blocks
+    // of kSumBlock columns (defs.hpp). A team of one takes each block of columns for all rows in
+    // turn (the block stays in cache), a wider team gives each member whole rows and keeps the sums
+    // in registers; both add the same terms in the same order, so they give the same bits.
     if (t.step() == 1) {
       for (int r = 1; r <= ihi; ++r) w[r] = a(r, i + 1);
-      for (int k = 1; k < m; ++k) {
-        const double xk = x[k - 1];
-        for (int r = 1; r <= ihi; ++r) w[r] += a(r, i + 1 + k) * xk;
+      for (int k0 = 1; k0 < m; k0 += kSumBlock) {
+        const int k1 = k0 + kSumBlock < m ? k0 + kSumBlock : m;
+        for (int r = 1; r <= ihi; ++r) {
+          double p = 0.0;
+          for (int k = k0; k < k1; ++k) p += a(r, i + 1 + k) * x[k - 1];
+          w[r] += p;
+        }
       }
       for (int r = 1; r <= ihi; ++r) {
         w[r] *= ti;
@@ -40,7 +56,12 @@ SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
     } else {
       for (int r = t.first(1); r <= ihi; r += t.step()) {
         double s = a(r, i + 1);
-        for (int k = 1; k < m; ++k) s += a(r, i + 1 + k) * x[k - 1];
+        for (int k0 = 1; k0 < m; k0 += kSumBlock) {
+          const int k1 = k0 + kSumBlock < m ? k0 + kSumBlock : m;
+          double p = 0.0;
+          for (int k = k0; k < k1; ++k) p += a(r, i + 1 + k) * x[k - 1];
+          s += p;
+        }
         s *= ti;
         a(r, i + 1) -= s;
         for (int k = 1; k < m; ++k) a(r, i + 1 + k) -= s * x[k - 1];
@@ -49,9 +70,7 @@ SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
     t.sync();
     // Left: A(i+1:ihi, i+1:n) -= tau v (v^T A), one column per member.
     for (int c = t.first(i + 1); c <= n; c += t.step()) {
-      double w = a(i + 1, c);
-      for (int k = 1; k < m; ++k) w += x[k - 1] * a(i + 1 + k, c);
-      w *= ti;
+      const double w = ti * dot_v(m, x, col(a, i + 1, c));
       a(i + 1, c) -= w;
       for (int k = 1; k < m; ++k) a(i + 1 + k, c) -= w * x[k - 1];
     }
@@ -74,9 +93,7 @@ SGPU_HD void orghr(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
     const double ti = tau[i];
     for (int c = t.first(1); c <= ihi; c += t.step()) {
       if (c < i + 1) continue;
-      double w = q(i + 1, c);
-      for (int k = 1; k < m; ++k) w += a(i + 1 + k, i) * q(i + 1 + k, c);
-      w *= ti;
+      const double w = ti * dot_v(m, col(a, i + 2 <= n ? i + 2 : n, i), col(q, i + 1, c));
       q(i + 1, c) -= w;
       for (int k = 1; k < m; ++k) q(i + 1 + k, c) -= w * a(i + 1 + k, i);
     }

@@ -20,15 +20,20 @@ SGPU_HD void trevc_norms(const Team& t, int n, Mat1<double> tm, Vec1<double> wn)
   t.sync();
 }
 
-// V(:, c) = V(:, k0:k1) x(k0:k1) + beta V(:, c) in place (c outside k0..k1), as the reference
-// dgemv: scale, then one axpy per column; members own rows, every walk runs down a column.
+// V(:, c) = V(:, k0:k1) x(k0:k1) + beta V(:, c) in place (c outside k0..k1), as dgemv: scale,
+// then the columns' terms in blocks of kSumBlock (defs.hpp), each block's sum added per row;
+// members own rows.
 template <class Team>
 SGPU_HD void backtransform_range(const Team& t, int n, int k0, int k1, Mat1<double> v, Vec1<double> x, double beta,
                                  int c) {
   for (int r = t.first(1); r <= n; r += t.step()) v(r, c) *= beta;
-  for (int k = k0; k <= k1; ++k) {
-    const double xk = x[k];
-    for (int r = t.first(1); r <= n; r += t.step()) v(r, c) += v(r, k) * xk;
+  for (int b0 = k0; b0 <= k1; b0 += kSumBlock) {
+    const int b1 = b0 + kSumBlock - 1 < k1 ? b0 + kSumBlock - 1 : k1;
+    for (int r = t.first(1); r <= n; r += t.step()) {
+      double p = 0.0;
+      for (int k = b0; k <= b1; ++k) p += v(r, k) * x[k];
+      v(r, c) += p;
+    }
   }
   t.sync();
 }
