@@ -22,14 +22,15 @@ template <class Tin, class Tout>
 int scan_typed(sgpu_context* ctx, bool row_major, int m, int n, const void* A, int lda, int64_t strideA, void* B,
                int ldb, int64_t strideB, int64_t batch) {
   const int cpt = row_major ? kColsPerTaskRowMajor : kColsPerTaskColMajor;
-  const int64_t blocks = (n + cpt - 1) / cpt, tasks = batch * blocks;
+  const int64_t blocks = ((int64_t)n + cpt - 1) / cpt, tasks = batch * blocks;  // (n + cpt overflows int)
   const Tin* a0 = static_cast<const Tin*>(A);
   Tout* b0 = static_cast<Tout*>(B);
   const int nt = thread_count(ctx, tasks);
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int64_t task = 0; task < tasks; ++task) {
     const int64_t b = task / blocks;
-    const int j0 = (int)(task % blocks) * cpt, j1 = j0 + cpt < n ? j0 + cpt : n;
+    const int64_t j = task % blocks * cpt;
+    const int j0 = (int)j, j1 = (int)(j + cpt < n ? j + cpt : n);
     core::Mat<const Tin> a{a0 + b * strideA, row_major ? (int64_t)lda : 1, row_major ? 1 : (int64_t)lda};
     core::Mat<Tout> bb{b0 + b * strideB, row_major ? (int64_t)ldb : 1, row_major ? 1 : (int64_t)ldb};
     if (row_major) core::scan_cols(core::TeamOne{}, m, j0, j1, a, bb);

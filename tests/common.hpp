@@ -179,12 +179,12 @@ inline std::vector<double> matmul(int n, const std::vector<double>& a, const std
 // ---- nonsymmetric test matrices -----------------------------------------------------------------
 enum class Kind {
   kUniform, kNormal, kLagge, kZero, kIdentity, kDiagonal, kTriangular, kHessenberg, kJordan, kCompanion,
-  kRotations, kClustered, kGraded, kHuge, kTiny, kCount
+  kRotations, kClustered, kGraded, kHuge, kTiny, kOnes, kCount
 };
 inline const char* kind_name(Kind k) {
   static const char* names[] = {"uniform", "normal", "dlagge", "zero", "identity", "diagonal", "triangular",
                                 "hessenberg", "jordan", "companion", "rotations", "clustered", "graded",
-                                "near-overflow", "near-underflow"};
+                                "near-overflow", "near-underflow", "all-ones"};
   return names[(int)k];
 }
 
@@ -264,6 +264,9 @@ inline std::vector<double> make_general(Harness& h, Kind kind, int n) {
       break;
     case Kind::kTiny:
       for (auto& x : a) x = h.uniform() * 1e-300;
+      break;
+    case Kind::kOnes:  // rank one, eigenvalue 0 of multiplicity n - 1: rounding errors all alike
+      for (auto& x : a) x = 1.0;
       break;
     default:
       break;

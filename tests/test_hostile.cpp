@@ -85,6 +85,41 @@ void dhseqr_case(Harness& h, int n, double poison) {
   }
 }
 
+// NaN/Inf in the active block ilo..ihi of one Hessenberg matrix (ilo == ihi and n = 1 included):
+// info = ihi, eigenvalues ilo..ihi NaN, Schur vectors of that block NaN (compz I and V) while the
+// other columns of Z are as LAPACK leaves them; the isolated eigenvalues outside are H's diagonal.
+void dhseqr_block_case(Harness& h, int n, int ilo, int ihi, double poison, char compz) {
+  std::vector<double> hm((size_t)n * n, 0.0), z((size_t)n * n, 0.0);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i <= std::min(j + 1, n - 1); ++i)
+      if (i <= j || (i + 1 > ilo && i + 1 <= ihi)) hm[i + (size_t)j * n] = h.uniform();
+    z[j + (size_t)j * n] = 1.0;
+  }
+  const int pi = h.randint(ilo - 1, ihi - 1), pj = h.randint(pi, ihi - 1);
+  hm[pi + (size_t)pj * n] = poison;
+  std::vector<double> wr(n, -5.0), wi(n, -5.0), z0 = z;
+  int info = -7;
+  int st = sgpu_dhseqr_batched(h.ctx, 'S', compz, n, ilo, ihi, hm.data(), n, 0, wr.data(), wi.data(), 0,
+                               compz == 'N' ? nullptr : z.data(), n, 0, &info, 1);
+  h.skip_if_unsupported(st, "dhseqr");
+  char c[128];
+  std::snprintf(c, sizeof c, "dhseqr n=%d ilo=%d ihi=%d poison=%g at (%d,%d) compz=%c", n, ilo, ihi, poison, pi + 1,
+                pj + 1, compz);
+  h.expect(st == 1 && info == ihi, "%s: status %d info %d (want 1 and %d)", c, st, info, ihi);
+  bool ok = true;
+  for (int i = 0; i < n; ++i) {
+    const bool active = i + 1 >= ilo && i + 1 <= ihi;
+    ok = ok && (active ? std::isnan(wr[i]) && std::isnan(wi[i]) : wr[i] == hm[i + (size_t)i * n] && wi[i] == 0.0);
+  }
+  h.expect(ok, "%s: eigenvalues", c);
+  if (compz == 'N') return;
+  ok = true;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      ok = ok && (j + 1 >= ilo && j + 1 <= ihi ? std::isnan(z[i + (size_t)j * n]) : z[i + (size_t)j * n] == z0[i + (size_t)j * n]);
+  h.expect(ok, "%s: Z is not NaN in the block's columns and unchanged elsewhere", c);
+}
+
 void zheev_case(Harness& h, int n, double poison, bool in_unreferenced) {
   const int64_t nb = 4, bad = 3, sA = (int64_t)n * n;
   std::vector<cd> clean;
@@ -176,6 +211,12 @@ int main(int argc, char** argv) {
     for (double p : {nan, inf, -inf}) {
       for (const char* jobs : {"NN", "NV", "VV"}) dgeev_case(h, n, p, jobs[0], jobs[1]);
       if (n >= 2) dhseqr_case(h, n, p);
+      for (char compz : {'N', 'I', 'V'}) {
+        dhseqr_block_case(h, n, 1, n, p, compz);
+        const int k = h.randint(1, n);
+        dhseqr_block_case(h, n, k, k, p, compz);  // one isolated active element
+        if (n >= 3) dhseqr_block_case(h, n, 2, n - 1, p, compz);
+      }
       zheev_case(h, n, p, false);
       if (n >= 2) zheev_case(h, n, p, true);
     }

@@ -2,7 +2,8 @@
 // ||I - U^H U||/(n ulp) < 60 (LAPACK's zhet21 thresholds), eigenvalues ascending and within
 // 2 * 60 n ulp ||A||_1 of LAPACKE's (Weyl: each solver moves them by at most its backward error),
 // eigenvalues bitwise identical for uplo U and L (jobz N uses dsterf, V dsteqr or dstedc, as
-// LAPACK's zheev/zheevd, and may differ in the last bits), uplo U and L read only their triangle,
+// LAPACK's zheev/zheevd, and may differ in the last bits), uplo U and L read only their triangle
+// (and with jobz N write only it),
 // outputs fully written and gaps untouched.
 #include "common.hpp"
 
@@ -81,6 +82,14 @@ int main(int argc, char** argv) {
           h.expect(A.gaps_changed() == 0 && W.gaps_changed() == 0, "%s: gaps written", c);
           h.expect(W.unwritten() == 0, "%s: eigenvalues not all written", c);
           if (jobz == 'V') h.expect(A.unwritten() == 0, "%s: eigenvectors not all written", c);
+          if (jobz == 'N') {  // LAPACK's zheev leaves the triangle uplo does not name untouched
+            int changed = 0;
+            for (int64_t b = 0; b < nb; ++b)
+              for (int j = 0; j < n; ++j)
+                for (int i = 0; i < n; ++i)
+                  if ((uplo == 'L' ? i < j : i > j) && A.at(b, i, j) != cd(1e30, -1e30)) ++changed;
+            h.expect(changed == 0, "%s: %d elements of the unreferenced triangle written", c, changed);
+          }
           if (w0.empty()) w0 = W.buf;
           else h.expect(w0 == W.buf, "%s: eigenvalues differ from uplo=L", c);
           for (int64_t b = 0; b < nb; ++b) {

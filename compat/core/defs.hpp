@@ -41,6 +41,23 @@ namespace core {
 // several accumulators) eight-fold at n = 166 (docs/testing.md, "Summation order").
 constexpr int kSumBlock = 16;
 
+// The sum of f(i) over a team member's share i = t.first(lo), t.first(lo) + t.step(), ... < hi,
+// in blocks of kSumBlock terms (the team then combines the members' sums).
+template <class Team, class F>
+SGPU_HD double member_sum(const Team& t, int lo, int hi, F f) {
+  double s = 0.0, p = 0.0;
+  int c = 0;
+  for (int i = t.first(lo); i < hi; i += t.step()) {
+    p += f(i);
+    if (++c == kSumBlock) {
+      s += p;
+      p = 0.0;
+      c = 0;
+    }
+  }
+  return s + p;
+}
+
 // LAPACK's dlamch values for IEEE double: 'S' safe minimum, 'E' eps (rounding), 'P' eps*base.
 struct Mach {
   static constexpr double safmin = 2.2250738585072014e-308;  // 2^-1022

@@ -58,9 +58,15 @@ SGPU_HD double heev_scale(double anrm) {
 // w is not meaningful). With inverse iteration, i > 0 is the number of eigenvectors whose iteration
 // failed (zheevx's count; w holds every eigenvalue, and every vector is still stored). Non-finite input: w and (wantz) A are NaN, info = n.
 template <class Team>
-SGPU_HD int heev(const Team& t, bool wantz, bool lower, int n, Mat1<zc> a, Vec1<double> w, double* work,
+SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_in, Vec1<double> w, double* work,
                  int dc_from = kStedcLeaf + 1) {
   if (n == 0) return 0;
+  // Without vectors zheev writes only the referenced triangle. An upper one is then taken as the
+  // lower triangle of the transposed view, conj(A), which has A's eigenvalues: each step of the
+  // reduction is symmetric under conjugation (complex products and sums of conjugates are the
+  // conjugates, bit for bit), so they are bitwise those of uplo = 'L' on the same matrix.
+  const bool view_t = !wantz && !uplo_lower, lower = uplo_lower || view_t;
+  const Mat1<zc> a = view_t ? Mat1<zc>{a_in.p, a_in.cs, a_in.rs} : a_in;
   // Mirror the referenced triangle into the other one so the core works on the lower triangle.
   double bad = 0.0, anrm = 0.0;
   for (int c = t.first(1); c <= n; c += t.step())

@@ -26,7 +26,8 @@ SGPU_HD void set_identity(const Team& t, int n, Mat1<double> z) {
 }
 
 // Returns info: 0, or i > 0 when lahqr failed and only eigenvalues 1:ilo-1 and i+1:n are valid.
-// Non-finite input in the active block: eigenvalues ilo..ihi are NaN and info = ihi.
+// Non-finite input in the active block (ilo == ihi included): eigenvalues ilo..ihi are NaN, so are
+// the Schur vectors that block would have changed (columns ilo..ihi of Z), and info = ihi.
 template <class Team>
 SGPU_HD int hseqr(const Team& t, bool wantt, int compz, int n, int ilo, int ihi, Mat1<double> h, Vec1<double> wr,
                   Vec1<double> wi, Mat1<double> z) {
@@ -44,19 +45,21 @@ SGPU_HD int hseqr(const Team& t, bool wantt, int compz, int n, int ilo, int ihi,
   }
   if (compz == kCompzI) set_identity(t, n, z);
   t.sync();
-  if (ilo == ihi) {
+  int info;
+  if (!hess_finite(t, ilo, ihi, h)) {
+    if (t.leader())
+      for (int i = ilo; i <= ihi; ++i) wr[i] = wi[i] = NAN;
+    if (compz != kCompzN)
+      for (int c = t.first(ilo); c <= ihi; c += t.step())
+        for (int r = 1; r <= n; ++r) z(r, c) = NAN;
+    info = ihi;
+  } else if (ilo == ihi) {
     if (t.leader()) {
       wr[ilo] = h(ilo, ilo);
       wi[ilo] = 0.0;
     }
     t.sync();
     return 0;
-  }
-  int info;
-  if (!hess_finite(t, ilo, ihi, h)) {
-    if (t.leader())
-      for (int i = ilo; i <= ihi; ++i) wr[i] = wi[i] = NAN;
-    info = ihi;
   } else {
     info = lahqr(t, wantt, compz != kCompzN, n, ilo, ihi, h, wr, wi, ilo, ihi, z);
   }

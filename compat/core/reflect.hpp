@@ -15,39 +15,33 @@ constexpr double kSsqMin = 1e-280, kSsqMax = 1e280;
 // range, else scaled by the largest magnitude (two more team reductions).
 template <class Team>
 SGPU_HD double nrm2(const Team& t, int n, Vec<double> x) {
-  double ssq = 0.0;
-  for (int i = t.first(0); i < n; i += t.step()) ssq += x[i] * x[i];
-  ssq = t.sum(ssq);
+  double ssq = t.sum(member_sum(t, 0, n, [&](int i) { return x[i] * x[i]; }));
   if (ssq >= kSsqMin && ssq <= kSsqMax) return sqrt(ssq);
   double amax = 0.0;
   for (int i = t.first(0); i < n; i += t.step()) amax = dmax(amax, fabs(x[i]));
   amax = t.max(amax);
   if (amax == 0.0 || !finite(amax)) return amax;
   const Divider inv(amax);  // (amax may be subnormal)
-  ssq = 0.0;
-  for (int i = t.first(0); i < n; i += t.step()) {
-    double v = inv(x[i]);
-    ssq += v * v;
-  }
+  ssq = member_sum(t, 0, n, [&](int i) {
+    const double v = inv(x[i]);
+    return v * v;
+  });
   return amax * sqrt(t.sum(ssq));
 }
 
 template <class Team>
 SGPU_HD double znrm2(const Team& t, int n, Vec<zc> x) {
-  double ssq = 0.0;
-  for (int i = t.first(0); i < n; i += t.step()) ssq += x[i].re * x[i].re + x[i].im * x[i].im;
-  ssq = t.sum(ssq);
+  double ssq = t.sum(member_sum(t, 0, n, [&](int i) { return x[i].re * x[i].re + x[i].im * x[i].im; }));
   if (ssq >= kSsqMin && ssq <= kSsqMax) return sqrt(ssq);
   double amax = 0.0;
   for (int i = t.first(0); i < n; i += t.step()) amax = dmax(amax, dmax(fabs(x[i].re), fabs(x[i].im)));
   amax = t.max(amax);
   if (amax == 0.0 || !finite(amax)) return amax;
   const Divider inv(amax);
-  ssq = 0.0;
-  for (int i = t.first(0); i < n; i += t.step()) {
-    double a = inv(x[i].re), b = inv(x[i].im);
-    ssq += a * a + b * b;
-  }
+  ssq = member_sum(t, 0, n, [&](int i) {
+    const double a = inv(x[i].re), b = inv(x[i].im);
+    return a * a + b * b;
+  });
   return amax * sqrt(t.sum(ssq));
 }
 

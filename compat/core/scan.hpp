@@ -39,7 +39,7 @@ SGPU_HD void scan_cols_down(const Team& t, int m, int j0, int j1, Mat<const Tin>
   const int groups = (j1 - j0 + 3) / 4;
   for (int g = t.first(0); g < groups; g += t.step()) {
     const int j = j0 + 4 * g;
-    if (j + 4 <= j1) {
+    if ((int64_t)j + 4 <= j1) {  // (j + 4 overflows int when n is near INT_MAX)
       const Tin *a0 = &a(0, j), *a1 = &a(0, j + 1), *a2 = &a(0, j + 2), *a3 = &a(0, j + 3);
       Tout *b0 = &b(0, j), *b1 = &b(0, j + 1), *b2 = &b(0, j + 2), *b3 = &b(0, j + 3);
       Tout s0 = 0, s1 = 0, s2 = 0, s3 = 0;
