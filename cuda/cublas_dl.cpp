@@ -8,16 +8,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "internal.hpp"
+
 namespace sgpu {
 namespace gpu {
 namespace cublas {
 
 namespace {
-
-bool verbose() {
-  const char* e = std::getenv("SGPU_VERBOSE");
-  return e && *e && std::strcmp(e, "0") != 0;
-}
 
 template <class F>
 bool bind(void* lib, const char* name, F& f) {

@@ -1,8 +1,12 @@
 // Contexts: creation, setters, the lazily created default context and the backend choice.
+#include <strings.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <unordered_map>
 
 #include <omp.h>
 
@@ -12,22 +16,43 @@
 namespace sgpu {
 namespace {
 
-// SGPU_BACKEND=cpu|gpu|auto (read at context creation); anything else is ignored with a warning.
+// SGPU_BACKEND=cpu|gpu|auto, any case (read at context creation); anything else is ignored with a
+// warning.
 sgpu_backend_t backend_from_env() {
   const char* v = std::getenv("SGPU_BACKEND");
-  if (!v || !*v || !std::strcmp(v, "auto")) return SGPU_BACKEND_AUTO;
-  if (!std::strcmp(v, "cpu")) return SGPU_BACKEND_CPU;
-  if (!std::strcmp(v, "gpu")) return SGPU_BACKEND_GPU;
+  if (!v || !*v || !strcasecmp(v, "auto")) return SGPU_BACKEND_AUTO;
+  if (!strcasecmp(v, "cpu")) return SGPU_BACKEND_CPU;
+  if (!strcasecmp(v, "gpu")) return SGPU_BACKEND_GPU;
   std::fprintf(stderr, "sgpu: ignoring SGPU_BACKEND=%s (expected cpu, gpu or auto)\n", v);
   return SGPU_BACKEND_AUTO;
 }
+
+// Live contexts by handle. A handle is a number, never an address: it is issued once, so a
+// destroyed handle stays invalid for the life of the process (an address could come back from
+// the allocator), and checking one reads nothing through it. Odd numbers, so no handle is the
+// address of an object.
+struct Registry {
+  std::mutex m;
+  std::unordered_map<uintptr_t, sgpu_context*> live;
+  uintptr_t issued = 0;
+};
+Registry& registry() {
+  static Registry* r = new Registry;  // never destroyed: handles stay checkable during exit
+  return *r;
+}
+
+}  // namespace
 
 bool verbose() {
   const char* v = std::getenv("SGPU_VERBOSE");
   return v && *v && std::strcmp(v, "0") != 0;
 }
 
-}  // namespace
+int max_threads() {
+  const int procs = omp_get_num_procs(), limit = omp_get_thread_limit();
+  const int cap = procs > kMaxThreadsFloor / kThreadsPerProc ? kThreadsPerProc * procs : kMaxThreadsFloor;
+  return cap < limit ? cap : limit;
+}
 
 const char* routine_name(Routine r) {
   switch (r) {
@@ -49,7 +74,10 @@ sgpu_context* resolve_context(sgpu_context_t ctx) {
     }();
     return dflt;
   }
-  return ctx->magic.load() == sgpu_context::kMagic ? ctx : nullptr;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.m);
+  const auto it = r.live.find(reinterpret_cast<uintptr_t>(ctx));
+  return it == r.live.end() ? nullptr : it->second;
 }
 
 namespace {
@@ -89,23 +117,41 @@ int sgpu_context_create(sgpu_context_t* ctx) {
   auto* c = new (std::nothrow) sgpu_context;
   if (!c) return SGPU_ERR_HOST_ALLOC;
   c->backend = sgpu::backend_from_env();
-  *ctx = c;
+  sgpu::Registry& r = sgpu::registry();
+  try {
+    std::lock_guard<std::mutex> lock(r.m);
+    const uintptr_t h = 2 * ++r.issued + 1;
+    r.live.emplace(h, c);
+    *ctx = reinterpret_cast<sgpu_context_t>(h);
+  } catch (const std::bad_alloc&) {
+    delete c;
+    return SGPU_ERR_HOST_ALLOC;
+  }
   return SGPU_SUCCESS;
 }
 
 int sgpu_context_destroy(sgpu_context_t ctx) {
   if (!ctx) return SGPU_SUCCESS;  // the default context is never destroyed
-  if (!resolve_context(ctx)) return SGPU_ERR_INVALID_CONTEXT;
-  ctx->magic.store(0);
-  sgpu::gpu::release_context(ctx);
-  delete ctx;
+  sgpu_context* c = nullptr;
+  {
+    sgpu::Registry& r = sgpu::registry();
+    std::lock_guard<std::mutex> lock(r.m);
+    const auto it = r.live.find(reinterpret_cast<uintptr_t>(ctx));
+    if (it == r.live.end()) return SGPU_ERR_INVALID_CONTEXT;
+    c = it->second;
+    r.live.erase(it);
+  }
+  sgpu::gpu::release_context(c);
+  delete c;
   return SGPU_SUCCESS;
 }
 
+// GPU: only where a device is present (a call would otherwise fail with the same code).
 int sgpu_context_set_backend(sgpu_context_t ctx, sgpu_backend_t backend) {
   sgpu_context* c = resolve_context(ctx);
   if (!c || (backend != SGPU_BACKEND_AUTO && backend != SGPU_BACKEND_CPU && backend != SGPU_BACKEND_GPU))
     return SGPU_ERR_INVALID_CONTEXT;
+  if (backend == SGPU_BACKEND_GPU && sgpu::gpu::device_count() == 0) return SGPU_ERR_NO_BACKEND;
   c->backend = backend;
   return SGPU_SUCCESS;
 }
@@ -161,7 +207,7 @@ int sgpu_context_set_stream(sgpu_context_t ctx, void* stream) {
 
 int sgpu_context_set_num_threads(sgpu_context_t ctx, int nthreads) {
   sgpu_context* c = resolve_context(ctx);
-  if (!c || nthreads < 0) return SGPU_ERR_INVALID_CONTEXT;
+  if (!c || nthreads < 0 || nthreads > sgpu::max_threads()) return SGPU_ERR_INVALID_CONTEXT;
   c->nthreads = nthreads;
   return SGPU_SUCCESS;
 }

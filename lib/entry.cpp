@@ -2,6 +2,7 @@
 // written before the check has passed. Each entry point lists its data operands (extent in bytes,
 // written or not) so that dispatch can stage device memory for the CPU backend.
 #include <cctype>
+#include <cstdio>
 
 #include "check.hpp"
 #include "dispatch.hpp"
@@ -13,6 +14,24 @@ namespace {
 bool is(char c, char want) { return std::toupper((unsigned char)c) == want; }
 template <class T>
 T* as(void* p) { return static_cast<T*>(p); }
+
+// Argument names in order (ctx is argument 1), for the SGPU_VERBOSE report of an illegal one.
+const char* const kDhseqrArgs[] = {"ctx", "job", "compz", "n", "ilo", "ihi", "H", "ldh", "strideH", "wr", "wi",
+                                   "strideW", "Z", "ldz", "strideZ", "info", "batch"};
+const char* const kDgeevArgs[] = {"ctx", "jobvl", "jobvr", "n", "A", "lda", "strideA", "wr", "wi", "strideW", "VL",
+                                  "ldvl", "strideVL", "VR", "ldvr", "strideVR", "info", "batch"};
+const char* const kZheevArgs[] = {"ctx", "jobz", "uplo", "n", "A", "lda", "strideA", "w", "strideW", "info", "batch"};
+const char* const kScanArgs[] = {"ctx", "layout", "type_in", "type_out", "m", "n", "A", "lda", "strideA", "B", "ldb",
+                                 "strideB", "batch"};
+
+// The check's verdict st (0 or -i), reported on stderr as LAPACK's xerbla does when SGPU_VERBOSE
+// is set.
+template <size_t N>
+int report(const char* routine, const char* const (&names)[N], int st) {
+  if (st < 0 && -st <= (int)N && verbose())
+    std::fprintf(stderr, "sgpu: on entry to %s argument %d (%s) had an illegal value\n", routine, -st, names[-st - 1]);
+  return st;
+}
 }  // namespace
 
 extern "C" {
@@ -21,8 +40,9 @@ int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo
                         int64_t strideH, double* wr, double* wi, int64_t strideW, double* Z, int ldz,
                         int64_t strideZ, int* info, int64_t batch) {
   sgpu_context* c = resolve_context(ctx);
-  int st = check::dhseqr(c != nullptr, job, compz, n, ilo, ihi, H, ldh, strideH, wr, wi, strideW, Z, ldz, strideZ,
-                         info, batch);
+  int st = report("sgpu_dhseqr_batched", kDhseqrArgs,
+                  check::dhseqr(c != nullptr, job, compz, n, ilo, ihi, H, ldh, strideH, wr, wi, strideW, Z, ldz,
+                                strideZ, info, batch));
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
   const bool wantz = !is(compz, 'N');
@@ -48,8 +68,9 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
                        double* wr, double* wi, int64_t strideW, double* VL, int ldvl, int64_t strideVL, double* VR,
                        int ldvr, int64_t strideVR, int* info, int64_t batch) {
   sgpu_context* c = resolve_context(ctx);
-  int st = check::dgeev(c != nullptr, jobvl, jobvr, n, A, lda, strideA, wr, wi, strideW, VL, ldvl, strideVL, VR,
-                        ldvr, strideVR, info, batch);
+  int st = report("sgpu_dgeev_batched", kDgeevArgs,
+                  check::dgeev(c != nullptr, jobvl, jobvr, n, A, lda, strideA, wr, wi, strideW, VL, ldvl, strideVL, VR,
+                               ldvr, strideVR, info, batch));
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
   void *a = A, *r = wr, *i = wi, *f = info;
@@ -76,7 +97,8 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
 int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_complex_double* A, int lda,
                        int64_t strideA, double* w, int64_t strideW, int* info, int64_t batch) {
   sgpu_context* c = resolve_context(ctx);
-  int st = check::zheev(c != nullptr, jobz, uplo, n, A, lda, strideA, w, strideW, info, batch);
+  int st = report("sgpu_zheev_batched", kZheevArgs,
+                  check::zheev(c != nullptr, jobz, uplo, n, A, lda, strideA, w, strideW, info, batch));
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
   void *a = static_cast<void*>(A), *ww = w, *f = info;
@@ -93,7 +115,9 @@ int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_com
 int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_type_t type_out, int m, int n,
                    const void* A, int lda, int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch) {
   sgpu_context* c = resolve_context(ctx);
-  int st = check::scan_cols(c != nullptr, layout, type_in, type_out, m, n, A, lda, strideA, B, ldb, strideB, batch);
+  int st = report("sgpu_scan_cols", kScanArgs,
+                  check::scan_cols(c != nullptr, layout, type_in, type_out, m, n, A, lda, strideA, B, ldb, strideB,
+                                   batch));
   if (st != 0) return st;
   if (m == 0 || n == 0 || batch == 0) return 0;
   // Storage shape: `lines` of `len` contiguous elements (columns col-major, rows row-major).

@@ -11,9 +11,8 @@
 
 #include "sgpu.h"
 
+// A context. Callers hold a handle (lib/context.cpp's registry), never its address.
 struct sgpu_context {
-  static constexpr uint32_t kMagic = 0x53475055u;  // "SGPU"
-  std::atomic<uint32_t> magic{kMagic};
   sgpu_backend_t backend = SGPU_BACKEND_AUTO;
   int device = 0;                   // devices[0]
   int devices[SGPU_MAX_DEVICES] = {0};  // where host data is shared out (sgpu_context_set_devices)
@@ -43,8 +42,17 @@ struct Operand {
 enum class Routine { kDhseqr, kDgeev, kZheev, kScanCols };
 const char* routine_name(Routine r);
 
-// NULL -> the default context; otherwise the context if its magic is intact, else nullptr.
+// NULL -> the default context; otherwise the live context of that handle, else nullptr.
 sgpu_context* resolve_context(sgpu_context_t ctx);
+
+// SGPU_VERBOSE is set (and not "0").
+bool verbose();
+
+// The most CPU threads a context may be given: more than OpenMP can start would end the process
+// (libgomp exits when it cannot create a thread). kThreadsPerProc per processor, at least
+// kMaxThreadsFloor, never above OMP_THREAD_LIMIT.
+constexpr int kThreadsPerProc = 4, kMaxThreadsFloor = 256;
+int max_threads();
 
 // A call's size, for AUTO's choice: order (the scan: rows), batch, and whether vectors are wanted
 // (zheev jobz V).

@@ -147,6 +147,52 @@ int main(int argc, char** argv) {
   expect_rejected(h, "scan batch", -13, SC(c, CM, F, F, 4, 3, b.f.data(), 4, 12, b.a.data(), 4, 12, -1));
   expect_rejected(h, "scan m=0 NULLs", 0, SC(c, CM, F, F, 0, 3, nullptr, 1, 0, nullptr, 1, 0, 2));
 
+  // ---- spans: a stride whose span passes 2^63 bytes cannot be addressed (it wrapped before)
+  const int64_t huge = int64_t(1) << 61;
+  expect_rejected(h, "dgeev strideA 2^61", -7, GE(c, 'N', 'N', n, b.a.data(), n, huge, b.wr.data(), b.wi.data(), n, nullptr, 1, 0, nullptr, 1, 0, b.info.data(), 2));
+  expect_rejected(h, "dhseqr strideW 2^61", -12, HS(c, 'E', 'N', n, 1, n, b.a.data(), n, 16, b.wr.data(), b.wi.data(), huge, nullptr, 1, 0, b.info.data(), 2));
+  expect_rejected(h, "zheev strideA 2^60", -7, HE(c, 'N', 'L', n, b.z.data(), n, huge / 2, b.wr.data(), n, b.info.data(), 2));
+  expect_rejected(h, "scan strideB 2^62", -12, SC(c, CM, F, F, 4, 3, b.f.data(), 4, 12, b.a.data(), 4, huge * 2, 2));
+  expect_rejected(h, "zheev lda*n*16 past 2^63", -6, HE(c, 'N', 'L', 1 << 30, b.z.data(), INT32_MAX, 0, b.wr.data(), 0, b.info.data(), 1));
+
+  // ---- overlapping operands: -i of the later argument of the first pair that meets, both ways
+  // round in memory; legal interleavings pass. (n = 4, batch 2, matrices 16 apart.)
+  {
+    expect_rejected(h, "dgeev VR on A", -14, GE(c, 'N', 'V', n, b.a.data(), n, 16, b.wr.data(), b.wi.data(), n, nullptr, 1, 0, b.a.data(), n, 16, b.info.data(), 2));
+    expect_rejected(h, "dgeev VR on A + 3", -14, GE(c, 'N', 'V', n, b.a.data(), n, 16, b.wr.data(), b.wi.data(), n, nullptr, 1, 0, b.a.data() + 3, n, 16, b.info.data(), 2));
+    expect_rejected(h, "dgeev A on VR + 3", -14, GE(c, 'N', 'V', n, b.a.data() + 3, n, 16, b.wr.data(), b.wi.data(), n, nullptr, 1, 0, b.a.data(), n, 16, b.info.data(), 2));
+    expect_rejected(h, "dgeev VL on A", -11, GE(c, 'V', 'N', n, b.a.data(), n, 16, b.wr.data(), b.wi.data(), n, b.a.data() + 20, n, 16, nullptr, 1, 0, b.info.data(), 2));
+    expect_rejected(h, "dgeev VR on VL", -14, GE(c, 'V', 'V', n, b.a.data(), n, 16, b.wr.data(), b.wi.data(), n, b.vl.data(), n, 16, b.vl.data() + 16, n, 16, b.info.data(), 2));
+    expect_rejected(h, "dgeev wi on wr", -9, GE(c, 'N', 'N', n, b.a.data(), n, 16, b.wr.data(), b.wr.data() + 1, n, nullptr, 1, 0, nullptr, 1, 0, b.info.data(), 2));
+    expect_rejected(h, "dgeev wr on wi", -9, GE(c, 'N', 'N', n, b.a.data(), n, 16, b.wr.data() + 7, b.wr.data(), n, nullptr, 1, 0, nullptr, 1, 0, b.info.data(), 2));
+    expect_rejected(h, "dgeev VR of matrix 0 on A of matrix 1", -14, GE(c, 'N', 'V', n, b.a.data(), n, 32, b.wr.data(), b.wi.data(), n, nullptr, 1, 0, b.a.data() + 32, n, 32, b.info.data(), 2));
+    expect_rejected(h, "dgeev info on wr", -17, GE(c, 'N', 'N', n, b.a.data(), n, 16, b.wr.data(), b.wi.data(), n, nullptr, 1, 0, nullptr, 1, 0, reinterpret_cast<int*>(b.wr.data() + 7), 2));
+    expect_rejected(h, "dgeev wr on an element of A (lda > n)", -8, GE(c, 'N', 'N', n, b.a.data(), n + 1, 21, b.a.data() + 2, b.wi.data(), n, nullptr, 1, 0, nullptr, 1, 0, b.info.data(), 1));
+    expect_rejected(h, "dhseqr Z on H", -13, HS(c, 'S', 'I', n, 1, n, b.a.data(), n, 16, b.wr.data(), b.wi.data(), n, b.a.data() + 17, n, 16, b.info.data(), 2));
+    expect_rejected(h, "dhseqr info on Z", -16, HS(c, 'S', 'I', n, 1, n, b.a.data(), n, 16, b.wr.data(), b.wi.data(), n, b.vl.data(), n, 16, reinterpret_cast<int*>(b.vl.data() + 31), 2));
+    expect_rejected(h, "zheev w in A", -8, HE(c, 'N', 'L', n, b.z.data(), n, 16, reinterpret_cast<double*>(b.z.data() + 20), n, b.info.data(), 2));
+    expect_rejected(h, "zheev info in w", -10, HE(c, 'V', 'L', n, b.z.data(), n, 16, b.wr.data(), n, reinterpret_cast<int*>(b.wr.data() + 3), 2));
+    expect_rejected(h, "scan B = A + 1", -10, SC(c, CM, F, F, 4, 3, b.f.data(), 4, 12, b.f.data() + 1, 4, 12, 2));
+    expect_rejected(h, "scan A = B + 1 (row-major)", -10, SC(c, RM, F, F, 3, 4, b.f.data() + 1, 4, 12, b.f.data(), 4, 12, 2));
+    // Legal: interleaved without a common byte, and the in-place scan.
+    std::vector<double> m(2 * 2 * 16 + 8, 0.0), ev(4 * n);
+    std::vector<int> inf(2, -1);
+    for (int k = 0; k < 2; ++k)
+      for (int i = 0; i < n; ++i) m[32 * k + i * (n + 1)] = 1.0 + i + k;  // diagonal A_k
+    int st = sgpu_dgeev_batched(c, 'N', 'V', n, m.data(), n, 32, ev.data(), ev.data() + n, 2 * n, nullptr, 1, 0,
+                                m.data() + 16, n, 32, inf.data(), 2);
+    h.expect(st == 0 && inf[0] == 0 && inf[1] == 0 && ev[0] + ev[1] + ev[2] + ev[3] == 10.0 && ev[2 * n] == 2.0,
+             "interleaved A/VR and wr/wi: status %d", st);
+    std::vector<float> sf(24, 1.0f);
+    h.expect(sgpu_scan_cols(c, CM, SGPU_R_32F, SGPU_R_32F, 4, 3, sf.data(), 4, 12, sf.data(), 4, 12, 2) == 0 &&
+                 sf[3] == 4.0f && sf[15] == 4.0f,
+             "scan in place");
+    std::vector<float> gaps(2 * 8 * 3, 0.5f);  // columns of A and B alternate in one array: ld 8, rows 4
+    h.expect(sgpu_scan_cols(c, CM, SGPU_R_32F, SGPU_R_32F, 4, 3, gaps.data(), 8, 24, gaps.data() + 4, 8, 24, 2) == 0 &&
+                 gaps[7] == 2.0f && gaps[31] == 2.0f,
+             "scan B in A's column gaps");
+  }
+
   // ---- context API and status strings
   sgpu_context_t mine = nullptr;
   h.expect(sgpu_context_create(&mine) == 0 && mine, "context create");
@@ -154,7 +200,48 @@ int main(int argc, char** argv) {
   h.expect(sgpu_context_set_backend(mine, SGPU_BACKEND_CPU) == 0 && sgpu_context_get_backend(mine, &be) == 0 &&
                be == SGPU_BACKEND_CPU, "set/get backend");
   h.expect(sgpu_context_set_backend(mine, (sgpu_backend_t)7) == SGPU_ERR_INVALID_CONTEXT, "bad backend rejected");
+  {  // The GPU only where there is one: the setter says so at once, the context keeps its backend.
+    const int st = sgpu_context_set_backend(mine, SGPU_BACKEND_GPU);
+    h.expect(sgpu_gpu_count() ? st == 0 : st == SGPU_ERR_NO_BACKEND, "set_backend(GPU) with %d devices: %d",
+             sgpu_gpu_count(), st);
+    h.expect(sgpu_context_get_backend(mine, &be) == 0 && be == (sgpu_gpu_count() ? SGPU_BACKEND_GPU : SGPU_BACKEND_CPU),
+             "backend after set_backend(GPU)");
+    sgpu_context_set_backend(mine, SGPU_BACKEND_CPU);
+  }
   h.expect(sgpu_context_set_num_threads(mine, 1) == 0 && sgpu_context_set_num_threads(mine, -1) != 0, "thread count");
+  // More threads than OpenMP could start would end the process: refused, and the context still works.
+  for (int huge_threads : {1 << 30, INT32_MAX, 100000})
+    h.expect(sgpu_context_set_num_threads(mine, huge_threads) == SGPU_ERR_INVALID_CONTEXT, "%d threads accepted",
+             huge_threads);
+  {
+    double a[4] = {1, 2, 3, 4}, wr[2], wi[2];
+    int info = -1;
+    h.expect(sgpu_context_set_num_threads(mine, 64) == 0 &&
+                 sgpu_dgeev_batched(mine, 'N', 'N', 2, a, 2, 4, wr, wi, 2, nullptr, 1, 0, nullptr, 1, 0, &info, 1) == 0,
+             "64 threads");
+    sgpu_context_set_num_threads(mine, 0);
+  }
+  {  // A destroyed context is illegal for good, also once its memory has been reused by another.
+    std::vector<sgpu_context_t> gone, live;
+    for (int k = 0; k < 8; ++k) {
+      sgpu_context_t x = nullptr;
+      sgpu_context_create(&x);
+      gone.push_back(x);
+      sgpu_context_destroy(x);
+      sgpu_context_create(&x);  // (the allocator tends to hand the freed block out again)
+      live.push_back(x);
+    }
+    for (sgpu_context_t g : gone) {
+      double a[4] = {1, 2, 3, 4}, wr[2], wi[2];
+      int info = -1;
+      h.expect(sgpu_dgeev_batched(g, 'N', 'N', 2, a, 2, 4, wr, wi, 2, nullptr, 1, 0, nullptr, 1, 0, &info, 1) == -1 &&
+                   info == -1,
+               "a call on a destroyed context");
+      h.expect(sgpu_context_set_num_threads(g, 1) == SGPU_ERR_INVALID_CONTEXT && sgpu_context_destroy(g) == SGPU_ERR_INVALID_CONTEXT,
+               "setter and destroy on a destroyed context");
+    }
+    for (sgpu_context_t x : live) h.expect(sgpu_context_destroy(x) == 0, "destroy a live context");
+  }
   h.expect(sgpu_context_set_device(mine, 0) == 0 && sgpu_context_set_device(mine, -1) != 0, "device");
   h.expect(sgpu_context_set_stream(mine, nullptr) == 0, "stream");
   {  // device lists: whole list checked before anything changes; set_device is the list {d}

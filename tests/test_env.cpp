@@ -1,8 +1,10 @@
-// SGPU_BACKEND in the environment sets the backend of the default context and of new contexts,
-// and SGPU_VERBOSE logs each call's choice. Usage: test_env EXPECTED (auto|cpu|gpu); CTest runs it
+// SGPU_BACKEND in the environment (any case) sets the backend of the default context and of new
+// contexts, and SGPU_VERBOSE logs each call's choice and names an illegal argument. Usage: test_env EXPECTED (auto|cpu|gpu); CTest runs it
 // under each setting. A forced GPU on a machine without one answers SGPU_ERR_NO_BACKEND. Two calls
 // on host data: one 2 x 2 matrix (the CPU under AUTO), then 65 536 of 8 x 8 (the GPU under AUTO
 // where there is one: lib/auto_model.hpp; the log says which).
+#include <strings.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -12,9 +14,9 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) return 2;
-  const sgpu_backend_t want = !std::strcmp(argv[1], "cpu")   ? SGPU_BACKEND_CPU
-                              : !std::strcmp(argv[1], "gpu") ? SGPU_BACKEND_GPU
-                                                             : SGPU_BACKEND_AUTO;
+  const sgpu_backend_t want = !strcasecmp(argv[1], "cpu")   ? SGPU_BACKEND_CPU
+                              : !strcasecmp(argv[1], "gpu") ? SGPU_BACKEND_GPU
+                                                            : SGPU_BACKEND_AUTO;
   int bad = 0;
   sgpu_backend_t got;
   sgpu_context_t mine;
@@ -49,6 +51,10 @@ int main(int argc, char** argv) {
     }
     if (wrong) ++bad, std::printf("FAIL: %lld of %lld diagonal matrices wrong\n", (long long)wrong, (long long)batch);
   }
+  // An illegal argument: -4, and under SGPU_VERBOSE a line naming it (CTest's regex checks it).
+  st = sgpu_dgeev_batched(nullptr, 'N', 'N', -1, big.data(), 1, 0, br.data(), bi.data(), 0, nullptr, 1, 0, nullptr, 1,
+                          0, binfo.data(), 1);
+  if (st != -4) ++bad, std::printf("FAIL: n = -1 returned %d\n", st);
   std::printf("test_env (%s): %s\n", argv[1], bad ? "FAILED" : "ok");
   return bad ? 1 : 0;
 }

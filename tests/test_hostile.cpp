@@ -30,7 +30,7 @@ void dgeev_case(Harness& h, int n, double poison, char jl, char jr) {
   std::vector<double> wr0, wi0, vl0, vr0, wr1, wi1, vl1, vr1;
   std::vector<int> i0, i1;
   int s0 = run(clean, wr0, wi0, vl0, vr0, i0);
-  h.skip_if_unsupported(s0, "dgeev");
+  h.fail_if_refused(s0, "dgeev");
   auto t0 = std::chrono::steady_clock::now();
   int s1 = run(dirty, wr1, wi1, vl1, vr1, i1);
   double secs = seconds_since(t0);
@@ -70,7 +70,7 @@ void dhseqr_case(Harness& h, int n, double poison) {
   std::vector<double> w0, z0, w1, z1;
   std::vector<int> i0, i1;
   int s0 = run(clean, w0, z0, i0);
-  h.skip_if_unsupported(s0, "dhseqr");
+  h.fail_if_refused(s0, "dhseqr");
   auto t0 = std::chrono::steady_clock::now();
   int s1 = run(dirty, w1, z1, i1);
   double secs = seconds_since(t0);
@@ -101,7 +101,7 @@ void dhseqr_block_case(Harness& h, int n, int ilo, int ihi, double poison, char 
   int info = -7;
   int st = sgpu_dhseqr_batched(h.ctx, 'S', compz, n, ilo, ihi, hm.data(), n, 0, wr.data(), wi.data(), 0,
                                compz == 'N' ? nullptr : z.data(), n, 0, &info, 1);
-  h.skip_if_unsupported(st, "dhseqr");
+  h.fail_if_refused(st, "dhseqr");
   char c[128];
   std::snprintf(c, sizeof c, "dhseqr n=%d ilo=%d ihi=%d poison=%g at (%d,%d) compz=%c", n, ilo, ihi, poison, pi + 1,
                 pj + 1, compz);
@@ -142,7 +142,7 @@ void zheev_case(Harness& h, int n, double poison, bool in_unreferenced) {
   std::vector<cd> a0, a1;
   std::vector<int> i0, i1;
   int s0 = run(clean, w0, a0, i0);
-  h.skip_if_unsupported(s0, "zheev");
+  h.fail_if_refused(s0, "zheev");
   int s1 = run(dirty, w1, a1, i1);
   char c[96];
   std::snprintf(c, sizeof c, "zheev n=%d poison=%g%s", n, poison, in_unreferenced ? " (unreferenced triangle)" : "");
@@ -176,7 +176,7 @@ void edge_of_range(Harness& h, int n) {
   for (char jobz : {'N', 'V'}) {
     std::vector<cd> x = a;
     int st = sgpu_zheev_batched(h.ctx, jobz, 'L', n, x.data(), n, (int64_t)n * n, w.data(), n, &info, 1);
-    h.skip_if_unsupported(st, "zheev");
+    h.fail_if_refused(st, "zheev");
     bool ok = st == 0 && info == 0;
     for (int i = 0; i < n; ++i) ok = ok && !std::isnan(w[i]) && (i == 0 || w[i - 1] <= w[i]);
     h.expect(ok, "zheev n=%d jobz=%c entries of modulus > DBL_MAX: status %d info %d, w[0] %g", n, jobz, st, info, w[0]);

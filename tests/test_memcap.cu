@@ -139,10 +139,11 @@ int main() {
   const size_t MB = size_t(1) << 20;
   const std::vector<size_t> limits = {2 * MB, 5 * MB, 24 * MB};
   // Streamed (packed), each kernel path: smem teams, the generic warp path with its workspace
-  // (dgeev n = 100), zheev's team and warp paths and its block path (with per-matrix workspace).
+  // (dgeev with one vector set from n = 119: n = 120), zheev's team and warp paths and its block
+  // path (with per-matrix workspace).
   limits_case(ctx, eig_case(true, 'V', 'V', 12, 4000, 0), limits, false);
   limits_case(ctx, eig_case(false, 'S', 'I', 30, 1500, 0), limits, false);
-  limits_case(ctx, eig_case(true, 'N', 'V', 100, 120, 0), limits, true);
+  limits_case(ctx, eig_case(true, 'N', 'V', 120, 100, 0), limits, true);
   limits_case(ctx, heev_case('V', 24, 3000, 0), limits, false);
   limits_case(ctx, heev_case('V', 100, 300, 0), {5 * MB, 24 * MB}, true);
   limits_case(ctx, heev_case('N', 64, 600, 0), limits, true);

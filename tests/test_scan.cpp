@@ -43,7 +43,7 @@ void run_case(Harness& h, int tin, int tout, int layout, int m, int n, int64_t n
   void* out = in_place ? (void*)a.data() : (void*)b.data();
   int st = sgpu_scan_cols(h.ctx, layout, (sgpu_type_t)tin, (sgpu_type_t)tout, m, n, a.data(), ld, stride, out, ld,
                           stride, nb);
-  h.skip_if_unsupported(st, "scan_cols");
+  h.fail_if_refused(st, "scan_cols");
   char c[160];
   std::snprintf(c, sizeof c, "types %d->%d %s m=%d n=%d ld=%d batch=%lld%s", tin, tout, rm ? "row-major" : "col-major",
                 m, n, ld, (long long)nb, in_place ? " in place" : "");
