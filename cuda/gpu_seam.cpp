@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../lib/internal.hpp"
+#include "../lib/stage_plan.hpp"
 #include "fault.hpp"
 
 namespace sgpu {
@@ -61,39 +62,45 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
     return SGPU_ERR_DEVICE;
   }
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
-  struct Stage {
-    const Operand* op;
-    void* original;
-    void* dev;
-  };
-  std::vector<Stage> staged;
+  // Operands whose spans overlap share one device buffer (lib/stage_plan.hpp).
+  StagePlan plan;
+  try {
+    plan = plan_stage(ops, count, [](const Operand& op) { return classify(*op.ptr) == MemKind::kHost; });
+  } catch (const std::bad_alloc&) {
+    cudaSetDevice(prev);
+    return SGPU_ERR_HOST_ALLOC;
+  }
+  std::vector<void*> dev(plan.groups.size(), nullptr), original(count, nullptr);
   int st = 0;
-  for (size_t k = 0; k < count && st == 0; ++k) {
-    const Operand& op = ops[k];
-    if (!*op.ptr || op.bytes == 0 || classify(*op.ptr) != MemKind::kHost) continue;
-    void* d = nullptr;
-    if (fault::dev_malloc(&d, op.bytes) != cudaSuccess) {
+  for (size_t g = 0; g < plan.groups.size() && st == 0; ++g) {
+    if (fault::dev_malloc(&dev[g], plan.groups[g].bytes) != cudaSuccess) {
+      dev[g] = nullptr;
       st = SGPU_ERR_DEVICE_ALLOC;
       break;
     }
-    staged.push_back({&op, *op.ptr, d});
     // Outputs too: the gaps between matrices must come back as they were.
-    if (fault::copy_async(d, *op.ptr, op.bytes, s) != cudaSuccess) st = SGPU_ERR_DEVICE;
+    if (fault::copy_async(dev[g], reinterpret_cast<void*>(plan.groups[g].base), plan.groups[g].bytes, s) != cudaSuccess)
+      st = SGPU_ERR_DEVICE;
   }
   if (st == 0) {
-    for (const Stage& x : staged) *x.op->ptr = x.dev;
+    for (size_t k = 0; k < count; ++k) {
+      original[k] = *ops[k].ptr;
+      if (plan.group[k] >= 0) *ops[k].ptr = static_cast<unsigned char*>(dev[plan.group[k]]) + plan.offset[k];
+    }
     st = call();
-    for (const Stage& x : staged) *x.op->ptr = x.original;
+    for (size_t k = 0; k < count; ++k) *ops[k].ptr = original[k];
     if (st >= 0) {
-      for (const Stage& x : staged)
-        if (x.op->out && fault::copy_async(x.original, x.dev, x.op->bytes, s) != cudaSuccess)
+      for (size_t g = 0; g < plan.groups.size(); ++g)
+        if (plan.groups[g].out &&
+            fault::copy_async(reinterpret_cast<void*>(plan.groups[g].base), dev[g], plan.groups[g].bytes, s) != cudaSuccess)
           st = SGPU_ERR_DEVICE;
       // Only a staged call waits (its host outputs must be there on return); on device data the
       // call stays asynchronous, ordered on the context's stream.
-      if (!staged.empty() && cudaStreamSynchronize(s) != cudaSuccess) st = SGPU_ERR_DEVICE;
+      if (!plan.groups.empty() && cudaStreamSynchronize(s) != cudaSuccess) st = SGPU_ERR_DEVICE;
     }
   }
-  for (const Stage& x : staged) fault::dev_free(x.dev);
+  for (void* d : dev)
+    if (d) fault::dev_free(d);
   (void)cudaGetLastError();
   cudaSetDevice(prev);
   return st;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "internal.hpp"
+#include "stage_plan.hpp"
 
 namespace sgpu {
 
@@ -21,40 +22,35 @@ namespace detail {
 
 // Runs call() with every device-memory operand replaced by a host copy of its whole span (outputs
 // too, so that the gaps between matrices go back exactly as they were), outputs copied back after.
-// Operands with the same device address (in place) share one host buffer.
+// Operands whose spans overlap share one host buffer (stage_plan.hpp).
 template <class Call>
 int with_host_staging(std::initializer_list<Operand> ops, Call call) {
-  struct Stage {
-    Operand op;
-    void* original;
-    size_t buffer;  // index into buffers
-  };
-  std::vector<Stage> staged;
+  const StagePlan plan =
+      plan_stage(ops.begin(), ops.size(), [](const Operand& op) { return gpu::classify(*op.ptr) == gpu::MemKind::kDevice; });
   std::vector<std::vector<unsigned char>> buffers;
   try {
-    for (const Operand& op : ops) {
-      if (!*op.ptr || op.bytes == 0 || gpu::classify(*op.ptr) != gpu::MemKind::kDevice) continue;
-      size_t b = buffers.size();
-      for (const Stage& s : staged)
-        if (s.original == *op.ptr) b = s.buffer;
-      if (b == buffers.size()) buffers.emplace_back(op.bytes);
-      else if (buffers[b].size() < op.bytes) buffers[b].resize(op.bytes);
-      staged.push_back({op, *op.ptr, b});
-    }
+    for (const StagePlan::Group& g : plan.groups) buffers.emplace_back(g.bytes);
   } catch (const std::bad_alloc&) {
     return SGPU_ERR_HOST_ALLOC;
   }
   int st = 0;
-  for (const Stage& s : staged)
-    if (st == 0) st = gpu::copy(buffers[s.buffer].data(), s.original, s.op.bytes);
-  for (const Stage& s : staged) *s.op.ptr = buffers[s.buffer].data();
+  for (size_t g = 0; g < plan.groups.size() && st == 0; ++g)
+    st = gpu::copy(buffers[g].data(), reinterpret_cast<void*>(plan.groups[g].base), plan.groups[g].bytes);
+  std::vector<void*> original(ops.size());
+  size_t k = 0;
+  for (const Operand& op : ops) {
+    original[k] = *op.ptr;
+    if (plan.group[k] >= 0) *op.ptr = buffers[plan.group[k]].data() + plan.offset[k];
+    ++k;
+  }
   if (st == 0) st = call();
-  for (const Stage& s : staged) *s.op.ptr = s.original;
+  k = 0;
+  for (const Operand& op : ops) *op.ptr = original[k++];
   // Results go back only from a call that ran (st >= 0: success or per-matrix info).
   if (st >= 0)
-    for (const Stage& s : staged)
-      if (s.op.out) {
-        int c = gpu::copy(s.original, buffers[s.buffer].data(), s.op.bytes);
+    for (size_t g = 0; g < plan.groups.size(); ++g)
+      if (plan.groups[g].out) {
+        int c = gpu::copy(reinterpret_cast<void*>(plan.groups[g].base), buffers[g].data(), plan.groups[g].bytes);
         if (c != 0) return c;
       }
   return st;

@@ -35,6 +35,7 @@ struct Harness {
   bool gpu = false;
   bool quick = false;       // small sizes only (for valgrind)
   std::vector<int> sizes;   // --sizes 33,64,200: these orders only (tests that take it; sanitizer runs)
+  std::vector<int> kinds;   // --kinds 0,11: these matrix kinds only (by index; the sanitizer runs)
   uint64_t seed = 0;
   std::mt19937_64 rng;
   int failures = 0, checks = 0;
@@ -46,12 +47,14 @@ struct Harness {
       if (!std::strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
       else if (!std::strcmp(argv[i], "--quick")) quick = true;
       else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
-      else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc)
+      else if ((!std::strcmp(argv[i], "--sizes") || !std::strcmp(argv[i], "--kinds")) && i + 1 < argc) {
+        std::vector<int>& list = argv[i][2] == 's' ? sizes : kinds;
         for (char* p = argv[++i]; *p;) {
-          sizes.push_back((int)std::strtol(p, &p, 10));
+          list.push_back((int)std::strtol(p, &p, 10));
           if (*p == ',') ++p;
           else if (*p) break;
         }
+      }
     }
     // SGPU_TEST_QUICK=1: as --quick (the sanitizer build, tools/sanitize.sh, runs the suite so).
     if (const char* q = std::getenv("SGPU_TEST_QUICK")) quick = quick || (*q && std::strcmp(q, "0") != 0);
@@ -82,6 +85,7 @@ struct Harness {
     }
   }
 
+  bool kind_on(int k) const { return kinds.empty() || std::find(kinds.begin(), kinds.end(), k) != kinds.end(); }
   bool expect(bool ok, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
   int finish() {
     std::printf("%s: %d checks, %d failures (seed %llu)\n", name, checks, failures, (unsigned long long)seed);

@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
     const int64_t nb = n <= 64 ? 3 : 1;
     for (int k = 0; k < (int)Kind::kCount; ++k) {
       const Kind kind = (Kind)k;
-      if (h.quick && k % 3) continue;
+      if ((h.quick && k % 3) || !h.kind_on(k)) continue;
       for (int blk = 0; blk < 2; ++blk) {  // full range, then a random ilo..ihi
         int ilo = 1, ihi = n;
         if (blk == 1) {

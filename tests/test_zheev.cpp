@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
       // Every kind up to n = 256 (the GPU's block path from 33, cuBLAS's back-transformation from
       // 100); three kinds above, where a matrix costs seconds on the CPU.
       if (n > 256 && kind != HKind::kUniform && kind != HKind::kClustered && kind != HKind::kGraded) continue;
-      if (h.quick && k % 2) continue;
+      if ((h.quick && k % 2) || !h.kind_on(k)) continue;
       const int lda = n + 3;
       const int64_t sA = (int64_t)lda * n + 4, sW = n + 2;
       std::vector<std::vector<cd>> mats;
