@@ -9,7 +9,8 @@
  * Return value of every routine:
  *   0       every matrix succeeded;
  *   -i      argument i is illegal (ctx is argument 1); checked in argument order before
- *           anything is written (see README "Argument checks");
+ *           anything is written, then outputs that overlap an earlier operand (see README
+ *           "Argument checks"); SGPU_VERBOSE=1 names it on stderr;
  *   k > 0   k matrices finished with info[b] != 0 (info[b] has LAPACK's meaning);
  *   < -1000 a resource or backend error (SGPU_ERR_*); see sgpu_strerror().
  */
@@ -59,7 +60,7 @@ typedef struct sgpu_context *sgpu_context_t;
 #endif
 
 /* Backend choice of a context. AUTO: the GPU when one is present and the routine has a GPU
- * implementation, otherwise the CPU. The environment variable SGPU_BACKEND=cpu|gpu|auto,
+ * implementation, otherwise the CPU. The environment variable SGPU_BACKEND=cpu|gpu|auto (any case),
  * read when a context is created, overrides AUTO; SGPU_VERBOSE=1 logs each choice to stderr. */
 typedef enum SGPU_ENUM_INT_ { SGPU_BACKEND_AUTO = 0, SGPU_BACKEND_CPU = 1, SGPU_BACKEND_GPU = 2 } sgpu_backend_t;
 
@@ -92,7 +93,10 @@ typedef enum SGPU_ENUM_INT_ {
 
 /* Context: backend choice, device, optional CUDA stream (cudaStream_t as void*), CPU thread
  * count (0: OpenMP's default), cached workspace. NULL wherever a context is taken means the
- * library's default context (created lazily, thread-safe). */
+ * library's default context (created lazily, thread-safe). A handle is checked against the live
+ * contexts without being read: once destroyed it is illegal for good. set_backend(GPU) returns
+ * SGPU_ERR_NO_BACKEND where no GPU is usable; set_num_threads takes 0..max(256, 4 x processors)
+ * (within OMP_THREAD_LIMIT) and returns SGPU_ERR_INVALID_CONTEXT beyond. */
 SGPU_API int sgpu_context_create(sgpu_context_t *ctx);
 SGPU_API int sgpu_context_destroy(sgpu_context_t ctx);
 SGPU_API int sgpu_context_set_backend(sgpu_context_t ctx, sgpu_backend_t backend);

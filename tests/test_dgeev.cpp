@@ -88,6 +88,8 @@ std::pair<double, double> lapacke_ratios(int n, const std::vector<double>& a0) {
           dget22(n, a0, vl.data(), n, wr.data(), wi.data(), true)};
 }
 
+constexpr int kMatchMaxN = 64;
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -120,7 +122,12 @@ int main(int argc, char** argv) {
       std::vector<std::vector<double>> mats;
       for (int64_t b = 0; b < nb; ++b) mats.push_back(make_general(h, kind, n));
       std::vector<RefSpectrum> ref(nb);
-      for (int64_t b = 0; b < nb; ++b) ref[b] = reference_eigenvalues(n, mats[b]);
+      // Eigenvalues against LAPACKE's up to n = 64. Above, dgeevx's condition numbers cost O(n^4)
+      // (seconds a matrix at n = 256); there the eigenvalues are judged as LAPACK's tests judge
+      // them, through the eigenvector residuals with them, and must be bitwise those of every
+      // other job (the values-only call included).
+      const bool match = n <= kMatchMaxN;
+      for (int64_t b = 0; b < nb && match; ++b) ref[b] = reference_eigenvalues(n, mats[b]);
 
       std::vector<double> wr0, wi0;  // eigenvalues of the (N, N) call
       for (auto& jb : jobs) {
@@ -129,8 +136,9 @@ int main(int argc, char** argv) {
             VR(n, n, ldv, sV, nb);
         for (int64_t b = 0; b < nb; ++b) A.load(b, mats[b]);
         std::vector<int> info(nb, -12345);
-        int st = sgpu_dgeev_batched(h.ctx, jb[0], jb[1], n, A.data(), lda, sA, WR.data(), WI.data(), sW,
-                                    wl ? VL.data() : nullptr, ldv, sV, wv ? VR.data() : nullptr, ldv, sV, info.data(), nb);
+        // An output not asked for is passed anyway and must come back untouched, as LAPACK's.
+        int st = sgpu_dgeev_batched(h.ctx, jb[0], jb[1], n, A.data(), lda, sA, WR.data(), WI.data(), sW, VL.data(), ldv,
+                                    sV, VR.data(), ldv, sV, info.data(), nb);
         h.fail_if_refused(st, "dgeev");
         char c2[160];
         std::snprintf(c2, sizeof c2, "%s jobvl=%c jobvr=%c", ctx, jb[0], jb[1]);
@@ -145,6 +153,8 @@ int main(int argc, char** argv) {
         h.expect(WR.unwritten() == 0 && WI.unwritten() == 0, "%s: eigenvalues not all written", c2);
         if (wl) h.expect(VL.gaps_changed() == 0 && VL.unwritten() == 0, "%s: VL gaps written or VL incomplete", c2);
         if (wv) h.expect(VR.gaps_changed() == 0 && VR.unwritten() == 0, "%s: VR gaps written or VR incomplete", c2);
+        if (!wl) h.expect(VL.gaps_changed() == 0 && VL.unwritten() == VL.count * n * n, "%s: VL written with jobvl=N", c2);
+        if (!wv) h.expect(VR.gaps_changed() == 0 && VR.unwritten() == VR.count * n * n, "%s: VR written with jobvr=N", c2);
         std::vector<double> wr_all(WR.buf), wi_all(WI.buf);
         const bool first_job = !wl && !wv;  // the other jobs must repeat its eigenvalues bit for bit
         if (first_job) {
@@ -164,7 +174,7 @@ int main(int argc, char** argv) {
               h.expect(i > 0 && wi[i - 1] == -wi[i], "%s: negative imaginary part first at %d", c2, i);
           std::vector<cd> ours(n);
           for (int i = 0; i < n; ++i) ours[i] = cd(wr[i], wi[i]);
-          double evr = first_job ? match_eigenvalues(ours, ref[b]) : 0.0;
+          double evr = first_job && match ? match_eigenvalues(ours, ref[b]) : 0.0;
           worst_ev = std::max(worst_ev, evr);
           h.expect(evr <= 1.0, "%s: eigenvalues differ from LAPACKE beyond the bound (x%.3g)", c2, evr);
           // < 20 as LAPACK's TESTING/EIG, or at most twice LAPACKE's own ratio on the matrix.

@@ -138,7 +138,10 @@ int main(int argc, char** argv) {
               for (int i = 0; i < m; ++i) qs[b][(ilo - 1 + i) + (size_t)(ilo - 1 + j) * n] = blkq[i + (size_t)j * m];
           }
           as.push_back(matmul(n, matmul(n, qs[b], hs[b]), qs[b], false, true));  // A = Q H Q^T
-          ref[b] = reference_eigenvalues(n, hs[b]);
+          // Against LAPACKE's eigenvalues up to n = 64; above, dgeevx's condition numbers cost
+          // O(n^4), and the Schur residual with wr/wi read off T, bitwise the same for every job
+          // and compz, judges them as LAPACK's tests do.
+          if (n <= 64) ref[b] = reference_eigenvalues(n, hs[b]);
           if (n > 0) {  // LAPACKE_dhseqr itself must succeed on this input
             std::vector<double> hh = hs[b], wr(n), wi(n), z(1);
             int inf = LAPACKE_dhseqr(LAPACK_COL_MAJOR, 'E', 'N', n, ilo, ihi, hh.data(), n, wr.data(), wi.data(), z.data(), 1);
@@ -179,7 +182,7 @@ int main(int argc, char** argv) {
             for (int64_t b = 0; b < nb; ++b) {
               std::vector<cd> ours(n);
               for (int i = 0; i < n; ++i) ours[i] = cd(WR.block(b)[i], WI.block(b)[i]);
-              double evr = first_job ? match_eigenvalues(ours, ref[b]) : 0.0;
+              double evr = first_job && n <= 64 ? match_eigenvalues(ours, ref[b]) : 0.0;
               worst_ev = std::max(worst_ev, evr);
               h.expect(evr <= 1.0, "%s: eigenvalues differ from LAPACKE beyond the bound (x%.3g)", c2, evr);
               auto t = H.get(b);

@@ -69,6 +69,15 @@ void run_case(Harness& h, int tin, int tout, int layout, int m, int n, int64_t n
       }
     }
   h.expect(bad == 0, "%s: %d elements wrong", c, bad);
+  if (in_place) {  // the gaps between A's columns and matrices untouched
+    int gap = 0;
+    for (size_t k = 0; k < len; ++k) {
+      int64_t bb = (int64_t)(k / stride), off = (int64_t)(k % stride);
+      bool region = bb < nb && off < (int64_t)ld * cols && off % ld < rows;
+      if (!region && std::memcmp(&a[k], &a_in[k], sizeof(Tin)) != 0) ++gap;
+    }
+    h.expect(gap == 0, "%s: %d gap elements of A written in place", c, gap);
+  }
   if (!in_place) {  // gaps of B untouched, A untouched
     int gap = 0;
     for (size_t k = 0; k < len; ++k) {

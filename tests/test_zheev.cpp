@@ -9,6 +9,25 @@
 
 using namespace st;
 
+namespace {
+
+// zdrvst's test 3 for LAPACKE itself: zheevd's values (with vectors) against zheev's (without).
+double lapacke_nv_ratio(int n, const std::vector<cd>& a0) {
+  std::vector<cd> a = a0;
+  std::vector<double> wn(n), wv(n);
+  if (LAPACKE_zheev(LAPACK_COL_MAJOR, 'N', 'L', n, a.data(), n, wn.data())) return INFINITY;
+  a = a0;
+  if (LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', 'L', n, a.data(), n, wv.data())) return INFINITY;
+  double dmax = 0.0, diff = 0.0;
+  for (int i = 0; i < n; ++i) {
+    dmax = std::max({dmax, std::abs(wn[i]), std::abs(wv[i])});
+    diff = std::max(diff, std::abs(wn[i] - wv[i]));
+  }
+  return diff / std::max(unfl, ulp * dmax);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   Harness h("test_zheev", argc, argv);
   std::vector<int> sizes = h.quick ? std::vector<int>{0, 1, 2, 3, 5, 8}
@@ -116,7 +135,11 @@ int main(int argc, char** argv) {
               }
               const double r3 = diff / std::max(unfl, ulp * dmax);
               worst_nv = std::max(worst_nv, r3);
-              h.expect(r3 < 60, "%s: values with and without vectors differ: ratio %.3g", c, r3);
+              // Or at most twice LAPACKE's own ratio between the same two methods (zheevd's
+              // divide and conquer against zheev's dsterf), which passes 60 on uniform matrices
+              // from n = 1024 (62 seen).
+              const double lim = r3 < 60 ? 60 : std::max(60.0, 2 * lapacke_nv_ratio(n, mats[b]));
+              h.expect(r3 < lim, "%s: values with and without vectors differ: ratio %.3g (limit %.3g)", c, r3, lim);
             }
             if (jobz == 'V') {
               auto u = A.get(b);

@@ -482,9 +482,11 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
           r = p + bb;
           if (i != m - 1) e[i + 1] = s * r;
           double oldc = c;
-          const Divider ri(r);  // one division on the serial path, not two
-          c = ri(p);
-          s = ri(bb);
+          // Two divisions, as dsterf: c and s through one reciprocal of r (an extra rounding in
+          // each) moved graded spectra at n = 1024 by 133 ulp of the largest eigenvalue from
+          // dsterf's, which this loop reproduces bitwise (docs/testing.md, "zheev's eigenvalues").
+          c = p / r;
+          s = bb / r;
           double oldgam = gamma, alpha = d[i];
           gamma = c * (alpha - sigma) - s * oldgam;
           d[i + 1] = oldgam + (alpha - gamma);
@@ -530,9 +532,8 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
           r = p + bb;
           if (i != m) e[i - 1] = s * r;
           double oldc = c;
-          const Divider ri(r);  // one division on the serial path, not two
-          c = ri(p);
-          s = ri(bb);
+          c = p / r;  // (two divisions: see the QL loop)
+          s = bb / r;
           double oldgam = gamma, alpha = d[i + 1];
           gamma = c * (alpha - sigma) - s * oldgam;
           d[i] = oldgam + (alpha - gamma);
