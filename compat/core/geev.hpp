@@ -107,7 +107,7 @@ SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a,
 
   int ilo, ihi;
   gebal(t, n, a, ilo, ihi, scale);
-  gehd2(t, n, ilo, ihi, a, tau, xr);  // xr is free until the eigenvectors
+  gehd2(t, n, ilo, ihi, a, tau, xr, xi);  // xr and xi are free until the eigenvectors
   int info;
   if (wantvl) {
     orghr(t, n, ilo, ihi, a, tau, vl);
@@ -120,8 +120,9 @@ SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a,
     info = hseqr(t, false, kCompzN, n, ilo, ihi, a, wr, wi, vr);
   }
   if (info == 0) {
-    if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi);
-    if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi);
+    // (tau is free once the Schur vectors are formed.)
+    if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi, tau);
+    if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi, tau);
     if (wantvl) {
       gebak(t, false, n, ilo, ihi, scale, n, vl);
       normalize_vectors(t, n, vl, wi, xr);

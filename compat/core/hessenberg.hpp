@@ -20,9 +20,11 @@ SGPU_HD double dot_v(int m, Vec<double> x, Vec<double> y) {
 }
 
 // A(ilo:ihi, ilo:ihi) is reduced; reflector i (i = ilo..ihi-1) is stored below the subdiagonal
-// of column i with its scalar in tau[i] (1-based, as LAPACK). w[1..n] is workspace.
+// of column i with its scalar in tau[i] (1-based, as LAPACK). w[1..n] and part[1..n] are
+// workspace.
 template <class Team>
-SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau, Vec1<double> w) {
+SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau, Vec1<double> w,
+                   Vec1<double> part) {
   for (int i = ilo; i <= ihi - 1; ++i) {
     const int m = ihi - i;  // reflector length: rows i+1..ihi
     t.sync();
@@ -31,19 +33,20 @@ SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
     Vec<double> x = col(a, i + 2 <= n ? i + 2 : n, i);
     double beta = larfg(t, m, alpha, x, ti);
     if (t.leader()) tau[i] = ti;
-    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T (LAPACK dlarf), one row's sum at a time, in blocks
-    // of kSumBlock columns (defs.hpp). A team of one takes each block of columns for all rows in
-    // turn (the block stays in cache), a wider team gives each member whole rows and keeps the sums
-    // in registers; both add the same terms in the same order, so they give the same bits.
+    // Right: A(1:ihi, i+1:ihi) -= tau (A v) v^T (LAPACK dlarf), each row's sum in blocks of
+    // kSumBlock columns (defs.hpp). A team of one walks down the columns (contiguous on the CPU),
+    // a block's sums in part[]; a wider team gives each member whole rows and keeps the sums in
+    // registers. Both add the same terms in the same order, so they give the same bits.
     if (t.step() == 1) {
       for (int r = 1; r <= ihi; ++r) w[r] = a(r, i + 1);
       for (int k0 = 1; k0 < m; k0 += kSumBlock) {
         const int k1 = k0 + kSumBlock < m ? k0 + kSumBlock : m;
-        for (int r = 1; r <= ihi; ++r) {
-          double p = 0.0;
-          for (int k = k0; k < k1; ++k) p += a(r, i + 1 + k) * x[k - 1];
-          w[r] += p;
+        for (int r = 1; r <= ihi; ++r) part[r] = 0.0;
+        for (int k = k0; k < k1; ++k) {
+          const double xk = x[k - 1];
+          for (int r = 1; r <= ihi; ++r) part[r] += a(r, i + 1 + k) * xk;
         }
+        for (int r = 1; r <= ihi; ++r) w[r] += part[r];
       }
       for (int r = 1; r <= ihi; ++r) {
         w[r] *= ti;

@@ -21,18 +21,28 @@ SGPU_HD void trevc_norms(const Team& t, int n, Mat1<double> tm, Vec1<double> wn)
 }
 
 // V(:, c) = V(:, k0:k1) x(k0:k1) + beta V(:, c) in place (c outside k0..k1), as dgemv: scale,
-// then the columns' terms in blocks of kSumBlock (defs.hpp), each block's sum added per row;
-// members own rows.
+// then the columns' terms in blocks of kSumBlock (defs.hpp), each block's sum added per row. A
+// team of one walks down the columns (contiguous on the CPU), a block's sums in part[1..n]; a
+// wider team gives each member whole rows, the sums in registers: the same bits either way.
 template <class Team>
 SGPU_HD void backtransform_range(const Team& t, int n, int k0, int k1, Mat1<double> v, Vec1<double> x, double beta,
-                                 int c) {
+                                 int c, Vec1<double> part) {
   for (int r = t.first(1); r <= n; r += t.step()) v(r, c) *= beta;
   for (int b0 = k0; b0 <= k1; b0 += kSumBlock) {
     const int b1 = b0 + kSumBlock - 1 < k1 ? b0 + kSumBlock - 1 : k1;
-    for (int r = t.first(1); r <= n; r += t.step()) {
-      double p = 0.0;
-      for (int k = b0; k <= b1; ++k) p += v(r, k) * x[k];
-      v(r, c) += p;
+    if (t.step() == 1) {
+      for (int r = 1; r <= n; ++r) part[r] = 0.0;
+      for (int k = b0; k <= b1; ++k) {
+        const double xk = x[k];
+        for (int r = 1; r <= n; ++r) part[r] += v(r, k) * xk;
+      }
+      for (int r = 1; r <= n; ++r) v(r, c) += part[r];
+    } else {
+      for (int r = t.first(1); r <= n; r += t.step()) {
+        double p = 0.0;
+        for (int k = b0; k <= b1; ++k) p += v(r, k) * x[k];
+        v(r, c) += p;
+      }
     }
   }
   t.sync();
@@ -40,15 +50,16 @@ SGPU_HD void backtransform_range(const Team& t, int n, int k0, int k1, Mat1<doub
 
 // V(:, c) = V(:, 1:m) x(1:m) + beta V(:, c), c > m (right eigenvectors).
 template <class Team>
-SGPU_HD void backtransform(const Team& t, int n, int m, Mat1<double> v, Vec1<double> x, double beta, int c) {
-  backtransform_range(t, n, 1, m, v, x, beta, c);
+SGPU_HD void backtransform(const Team& t, int n, int m, Mat1<double> v, Vec1<double> x, double beta, int c,
+                           Vec1<double> part) {
+  backtransform_range(t, n, 1, m, v, x, beta, c, part);
 }
 
 // V(:, c) = V(:, c0:n) x(c0:n) + beta V(:, c), c < c0 (left eigenvectors).
 template <class Team>
 SGPU_HD void backtransform_tail(const Team& t, int n, int c0, Mat1<double> v, Vec1<double> x, double beta,
-                                int c) {
-  backtransform_range(t, n, c0, n, v, x, beta, c);
+                                int c, Vec1<double> part) {
+  backtransform_range(t, n, c0, n, v, x, beta, c, part);
 }
 
 template <class Team>
@@ -69,7 +80,7 @@ SGPU_HD void scale_cols_by_max(const Team& t, int n, Mat1<double> v, int c, int 
 
 template <class Team>
 SGPU_HD void trevc_right(const Team& t, int n, Mat1<double> tm, Mat1<double> v, Vec1<double> wn,
-                         Vec1<double> xr, Vec1<double> xi) {
+                         Vec1<double> xr, Vec1<double> xi, Vec1<double> part) {
   const double unfl = Mach::safmin, ulp = Mach::ulp;
   const double smlnum = unfl * (n / ulp), bignum = (1.0 - ulp) / smlnum;
   trevc_norms(t, n, tm, wn);
@@ -124,7 +135,7 @@ SGPU_HD void trevc_right(const Team& t, int n, Mat1<double> tm, Mat1<double> v, 
           t.sync();
         }
       }
-      if (ki > 1) backtransform(t, n, ki - 1, v, xr, xr[ki], ki);
+      if (ki > 1) backtransform(t, n, ki - 1, v, xr, xr[ki], ki, part);
       scale_cols_by_max(t, n, v, ki, 0);
     } else {
       // Complex right eigenvector for the pair (ki-1, ki): real part in xr, imaginary in xi.
@@ -204,8 +215,8 @@ SGPU_HD void trevc_right(const Team& t, int n, Mat1<double> tm, Mat1<double> v, 
         }
       }
       // Back-transform: columns ki-1 (real part) and ki (imaginary part).
-      backtransform(t, n, ki - 2, v, xr, xr[ki - 1], ki - 1);
-      backtransform(t, n, ki - 2, v, xi, xi[ki], ki);
+      backtransform(t, n, ki - 2, v, xr, xr[ki - 1], ki - 1, part);
+      backtransform(t, n, ki - 2, v, xi, xi[ki], ki, part);
       scale_cols_by_max(t, n, v, ki - 1, ki);
       --ki;
     }
@@ -214,7 +225,7 @@ SGPU_HD void trevc_right(const Team& t, int n, Mat1<double> tm, Mat1<double> v, 
 
 template <class Team>
 SGPU_HD void trevc_left(const Team& t, int n, Mat1<double> tm, Mat1<double> v, Vec1<double> wn,
-                        Vec1<double> xr, Vec1<double> xi) {
+                        Vec1<double> xr, Vec1<double> xi, Vec1<double> part) {
   const double unfl = Mach::safmin, ulp = Mach::ulp;
   const double smlnum = unfl * (n / ulp), bignum = (1.0 - ulp) / smlnum;
   trevc_norms(t, n, tm, wn);
@@ -281,7 +292,7 @@ SGPU_HD void trevc_left(const Team& t, int n, Mat1<double> tm, Mat1<double> v, V
           ++j;
         }
       }
-      if (ki < n) backtransform_tail(t, n, ki + 1, v, xr, xr[ki], ki);
+      if (ki < n) backtransform_tail(t, n, ki + 1, v, xr, xr[ki], ki, part);
       scale_cols_by_max(t, n, v, ki, 0);
     } else {
       // Complex left eigenvector for the pair (ki, ki+1).
@@ -378,8 +389,8 @@ SGPU_HD void trevc_left(const Team& t, int n, Mat1<double> tm, Mat1<double> v, V
         }
       }
       if (ki < n - 1) {
-        backtransform_tail(t, n, ki + 2, v, xr, xr[ki], ki);
-        backtransform_tail(t, n, ki + 2, v, xi, xi[ki + 1], ki + 1);
+        backtransform_tail(t, n, ki + 2, v, xr, xr[ki], ki, part);
+        backtransform_tail(t, n, ki + 2, v, xi, xi[ki + 1], ki + 1, part);
       } else {
         scal(t, n, xr[ki], col(v, 1, ki));
         scal(t, n, xi[ki + 1], col(v, 1, ki + 1));
