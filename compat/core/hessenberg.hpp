@@ -58,14 +58,7 @@ SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
       }
     } else {
       for (int r = t.first(1); r <= ihi; r += t.step()) {
-        double s = a(r, i + 1);
-        for (int k0 = 1; k0 < m; k0 += kSumBlock) {
-          const int k1 = k0 + kSumBlock < m ? k0 + kSumBlock : m;
-          double p = 0.0;
-          for (int k = k0; k < k1; ++k) p += a(r, i + 1 + k) * x[k - 1];
-          s += p;
-        }
-        s *= ti;
+        const double s = ti * dot_v(m, x, row(a, r, i + 1));
         a(r, i + 1) -= s;
         for (int k = 1; k < m; ++k) a(r, i + 1 + k) -= s * x[k - 1];
       }
