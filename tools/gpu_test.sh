@@ -8,7 +8,8 @@
 #   STAGE=build|test|sanitize|all (default all); logs in $OUT (default /tmp/sgpu-gpu).
 #   SAN_FILTER: an extended regex; the sanitizer stage runs only the tests it matches (the whole
 #   stage takes longer than one 10-minute call: e.g. SAN_FILTER='seam|dgeev', then 'dhseqr|zheev',
-#   then 'hostile|scan|args'). SAN_TIMEOUT: seconds per sanitizer run (default 900).
+#   then 'hostile|scan|args'). SAN_TOOLS: the tools to run (default "memcheck racecheck synccheck").
+#   SAN_TIMEOUT: seconds per sanitizer run (default 900).
 #   CUDA_ARCH (default: the GPU's own, e.g. 90); SGPU_BUILD_DIR (default build-gpu).
 # The GPU machine lacks LAPACKE: `source .device/prep.sh` first (../shared/device/README.md).
 set -uo pipefail
@@ -68,7 +69,7 @@ if [ "$stage" = sanitize ] || [ "$stage" = all ]; then
   : >"$out/sanitizer.log"
   for r in "${runs[@]}"; do
     [ -n "${SAN_FILTER:-}" ] && ! echo "$r" | grep -Eq "$SAN_FILTER" && continue
-    for tool in memcheck racecheck synccheck; do
+    for tool in ${SAN_TOOLS:-memcheck racecheck synccheck}; do
       start=$(date +%s)
       log="$out/san_one.log"
       # racecheck runs 10-100x slower on the shared-memory kernels: one matrix kind a size.
