@@ -8,7 +8,7 @@ set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 : "${TARGET:?}" "${B_DEFS:?}" "${RUN:?}"
-base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90"
+base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90"
 half=$(( $(nproc) / 2 ))
 (cmake -S . -B build-a $base > "$out/build_a.log" 2>&1 && cmake --build build-a -j$half --target "$TARGET" >> "$out/build_a.log" 2>&1) &
 (cmake -S . -B build-b $base -DCMAKE_CXX_FLAGS="$B_DEFS" -DCMAKE_CUDA_FLAGS="$B_DEFS" > "$out/build_b.log" 2>&1 &&

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# One call on the GPU machine for dhseqr/dgeev work (issue 5): build for sm_90, the GPU tests, the
+# One call on the GPU machine for dhseqr/dgeev work: build for sm_90, the GPU tests, the
 # sanitizers, the lanes-per-matrix sweep (TEAM_N) and the benchmark (GEEV_BENCH_ARGS, default
 # --small). Run from the repository root after `source .device/prep.sh`; logs go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; cat .device/commit 2>/dev/null; } | tee "$out/machine.txt"
-SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+SGPU_CMAKE_ARGS="-DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 if [ "${TESTS:-1}" = 1 ]; then
   (cd build && ctest -V -R "${CTEST_R:-dgeev|dhseqr|eig_stream|hostile|nonconvergence|c_abi|gpu_seam}" -L gpu) > "$out/ctest.log" 2>&1
   echo "ctest rc=$?"

@@ -6,7 +6,7 @@ set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; cat .device/commit 2>/dev/null; } | tee "$out/machine.txt"
-SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+SGPU_CMAKE_ARGS="-DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 (cd build && ctest -V -R "${CTEST_R:-zheev|hostile|nonconvergence|c_abi|bisect}" -L gpu) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
 grep -E "worst ratios|tests passed|FAIL" "$out/ctest.log" | head -30
 # HEEV_BENCH_ARGS (default --small); HEEV_BENCH_N: instead, the full-size rows of these orders

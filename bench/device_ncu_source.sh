@@ -12,7 +12,7 @@ out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 # NCU_SKIP_BUILD=1: build/ is already there with -lineinfo (device_heev.sh builds that way).
 if [ "${NCU_SKIP_BUILD:-0}" != 1 ]; then
-  SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+  SGPU_CMAKE_ARGS="-DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 fi
 for n in ${NCU_N:-30}; do
   ncu --clock-control none --kernel-name-base demangled --kernel-name "regex:${NCU_KERNEL:-k_eig}" --launch-count 1 --section SourceCounters \

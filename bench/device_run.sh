@@ -11,7 +11,7 @@ mkdir -p "$out"
   # The device copy has no .git: the caller writes the commit into .device/commit before the run.
   cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || true
 } | tee "$out/machine.txt"
-SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+SGPU_CMAKE_ARGS="-DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 (cd build && ctest -V -j8) > "$out/ctest.log" 2>&1; echo "ctest rc=$?"
 # Each test's seed and worst ratios (ctest -V prefixes a test's lines with its number).
 grep -E "^ *[0-9]+: (test_[a-z_]+: backend|worst ratios|test_[a-z_]+: [0-9]+ checks)" "$out/ctest.log" | sort -n -s -k1,1

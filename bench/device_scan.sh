@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The scan's GPU run (issue 4): build for sm_90, the scan conformance tests on the GPU backend,
+# The scan's GPU run: build for sm_90, the scan conformance tests on the GPU backend,
 # compute-sanitizer (memcheck, racecheck, synccheck) on them, then the benchmark table and, with
 # --sweep, the row-major tile sweep. Run from the repository root after `source .device/prep.sh`.
 set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; cat .device/commit 2>/dev/null; } | tee "$out/machine.txt"
-SGPU_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+SGPU_CMAKE_ARGS="-DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90" bash tools/build.sh > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 export SGPU_SCAN_PIECE_BYTES=65536  # as CTest: host data cut into many streamed pieces
 for t in "test_scan --backend gpu" "test_gpu_seam" "test_args --backend gpu" "test_hostile --backend gpu"; do
   build/tests/$t > "$out/$(echo $t | tr ' ' _).log" 2>&1; echo "$t: rc=$?"; tail -2 "$out/$(echo $t | tr ' ' _).log"

@@ -1,4 +1,4 @@
-// sgpu_geev_bench: batched dgeev on the GPU (issue 5's table), one run, side by side:
+// sgpu_geev_bench: batched dgeev on the GPU, one run, side by side:
 //   dev       sgpu_dgeev_batched on device memory (forced GPU backend), CUDA events
 //   pinned    the same from pinned host memory, end to end (host clock; streamed pipeline)
 //   pageable  the same from pageable host memory (SGPU_EIG_PAGEABLE picks staging or registration)

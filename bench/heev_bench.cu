@@ -1,4 +1,4 @@
-// sgpu_heev_bench: batched complex Hermitian eigensolvers on the GPU (issue 3's table), one run:
+// sgpu_heev_bench: batched complex Hermitian eigensolvers on the GPU, one run:
 //   sgpu dev     sgpu_zheev_batched on device memory (forced GPU backend), CUDA events
 //   sgpu pinned  the same from pinned host memory, end to end (host clock)
 //   heevjB       cusolverDnZheevjBatched (Jacobi; cuSOLVER serves n <= 32 only), device memory
@@ -8,7 +8,7 @@
 // eigenvalues with XsyevBatched's (or heevj's) on the whole batch: max |dw| / max |w|.
 // Usage: sgpu_heev_bench [--small] [--only-n N (any order)] [--no-lapacke] [--sgpu-only]
 // --sgpu-only: sgpu's device-resident time only, next to the memory floor (the input read and the
-// outputs written once, at the 3.0 TB/s issue 3 measured): for sweeps of the library's settings.
+// outputs written once, at the 3.0 TB/s measured on the H100): for sweeps of the library's settings.
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
   if (sgpu_only) std::printf("| n | jobz | batch | sgpu dev | memory floor |\n|---:|---|---:|---:|---:|\n");
   else std::printf("| n | jobz | batch | sgpu dev | sgpu pinned e2e | heevjBatched | XsyevBatched | best cuSOLVER / sgpu dev | LAPACKE+OMP | max|dw|/max|w| |\n"
                    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  const double bytes = small ? 6.4e7 : 1.0e9;  // data per batch (issue 3: 1-4 GB)
+  const double bytes = small ? 6.4e7 : 1.0e9;  // data per batch (1-4 GB: the batches the benchmark was specified with)
   std::vector<int> orders = {4, 8, 16, 32, 64, 128, 256, 512};
   if (only) orders = {only};  // any order, e.g. where two paths meet
   for (int n : orders) {

@@ -1,4 +1,4 @@
-// Several GPUs (issue 6, part 4): end-to-end time of each routine on host memory (pinned and
+// Several GPUs: end-to-end time of each routine on host memory (pinned and
 // pageable) on one device and on a list of devices (sgpu_context_set_devices), at the largest
 // batches of the single-routine benchmarks (sgpu_geev_bench: 500 000 matrices for n <= 30;
 // sgpu_heev_bench: 1 GB of matrices; sgpu_scan_bench: the 32K x 32K float matrix).

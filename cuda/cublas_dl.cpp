@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "internal.hpp"
+#include "dev_setting.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -24,7 +25,7 @@ bool bind(void* lib, const char* name, F& f) {
 
 const Api* load() {
   static Api a;
-  const char* off = std::getenv("SGPU_CUBLAS");
+  const char* off = dev::setting("SGPU_CUBLAS");
   if (off && !std::strcmp(off, "off")) {
     if (verbose()) std::fprintf(stderr, "sgpu: cuBLAS disabled (SGPU_CUBLAS=off)\n");
     return nullptr;

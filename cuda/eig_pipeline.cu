@@ -28,6 +28,8 @@
 #include "on_devices.hpp"
 #include "piece_plan.hpp"
 #include "pipe_trace.hpp"
+#include "dev_setting.hpp"
+#include "tuning.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -37,28 +39,14 @@ namespace {
 
 using eig_smem::Job;
 
-// (SGPU_EIG_STREAMS overrides it at compile time, for A/B runs: bench/device_ab.sh.)
-#ifndef SGPU_EIG_STREAMS
-#define SGPU_EIG_STREAMS 3
-#endif
-constexpr int kStreams = SGPU_EIG_STREAMS;
-// Matrices per piece. Default: 12 MB of input, but at least 10 000 matrices while that stays within
-// 32 MB. Small pieces pipeline better when the kernel is short, large ones keep the host's
-// staging of pageable memory ahead once it is long. Values, 500 000 matrices, pinned / pageable
-// ms by piece (H100, 2026-11-22; docs/performance.md, "dhseqr/dgeev from host memory: piece size"):
-//   n = 5:  8 MB 3.34 / 5.19, 12 MB 3.50 / 4.60, 32 MB 4.85 / 6.01
-//   n = 10: 8 MB 20.2 / 25.1, 12 MB 18.8 / 20.6, 32 MB 21.9 / 23.0
-//   n = 15: 12 MB 57.1 / 64.4, 16 MB 57.0 / 58.5, 24 MB 57.4 / 58.3
-//   n = 20: 12 MB 130 / 138, 16 MB 129.5 / 131.1, 32 MB 129.8 / 130.8
-// SGPU_EIG_PIECE_BYTES sets the bytes exactly (the tests set it small so that their batches are
-// cut; the benchmark sweeps it).
-constexpr int64_t kPieceBytes = int64_t(12) << 20;
-constexpr int64_t kPieceMinMatrices = 10000;
-constexpr int64_t kPieceMaxBytes = int64_t(32) << 20;
+using tuning::kStreams;
 
+// Matrices per piece (tuning.hpp): kPieceBytes of input, at least kPieceMinMatrices within
+// kPieceMaxBytes; the developer setting SGPU_EIG_PIECE_BYTES sets the bytes exactly (the GPU tests
+// set it small so that their batches are cut).
 int64_t piece_bytes_forced() {
   static const int64_t v = [] {
-    const char* e = std::getenv("SGPU_EIG_PIECE_BYTES");
+    const char* e = dev::setting("SGPU_EIG_PIECE_BYTES");
     const long long x = e ? std::atoll(e) : 0;
     return x >= 64 ? (int64_t)x : int64_t(0);
   }();
@@ -68,35 +56,8 @@ int64_t piece_bytes_forced() {
 // zheev's block path (one thread block per matrix, n >= 33) is compute-bound and needs many
 // matrices per launch to fill the GPU (two or four blocks per SM): there the batch is cut into
 // rounds of kStreams equal pieces (each piece's copies overlap the other pieces' kernels), as few
-// rounds as keep a piece within kBlockPieceMaxBytes of input (n = 512: 128 matrices) and within
-// max(kBlockFillMatrices, kPieceMaxBytes of) matrices. Measured at 256 MB (H100, 876a698): 238
-// matrices of 512 x 512, jobz N, went in four pieces of 64 and took 123.7 ms end to end against
-// 79.0 on device data, the fourth piece running alone.
-constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;
-// A few blocks for each of an H200's 132 SMs fill it. Without this cap n = 64 went in three
-// pieces of 5086 matrices on one device (333 MB each): the kernels waited 6.1 ms for the first
-// piece's copy in and the last copy out took 6.1 ms more (-DSGPU_PIPE_TRACE). With it (pieces of
-// 509), zheev 15258 x 64 from host memory, ms one device / two devices (2 x H200, 5806c5c, A/B
-// of -DSGPU_HEEV_BLOCK_FILL=512 against none, two rounds; docs/performance.md): jobz V pinned
-// 75.4 / 36.2 -> 65.0 / 32.0, pageable 89.2 / 50.2 -> 55.5 / 32.6; jobz N pinned 24.1 / 12.4 ->
-// 19.7 / 10.3, pageable 33.2 / 26.4 -> 23.7 / 18.7. n >= 256 is unchanged (kBlockPieceMaxBytes
-// binds first). (-DSGPU_HEEV_BLOCK_FILL=0 restores the old rule, for A/B runs.)
-#ifndef SGPU_HEEV_BLOCK_FILL
-#define SGPU_HEEV_BLOCK_FILL 512
-#endif
-constexpr int64_t kBlockFillMatrices = SGPU_HEEV_BLOCK_FILL;
-
-// Whether device shares are tapered (piece_plan.hpp): off, -DSGPU_EIG_TAPER=1 turns it on for A/B
-// runs. Tapering shortened zheev V n = 16's fill from 0.62 to 0.2 ms (-DSGPU_PIPE_TRACE) but not
-// the call: 2 x H200, 5347155, ms one device / two devices, two rounds, tapered against not:
-// zheev V n = 16 24.5 / 16.2, 24.2 / 14.9 against 24.0 / 15.0, 24.4 / 16.2 (there each lane's
-// copy in, kernels and copy out bind, not the fill); zheev N n = 64 equal; dgeev N,V n = 10
-// 45.6 / 23.1, 45.1 / 23.0 against 44.6 / 22.1, 44.5 / 22.0 (the extra, smaller pieces cost).
-#ifndef SGPU_EIG_TAPER
-#define SGPU_EIG_TAPER 0
-#endif
-constexpr bool kTaper = SGPU_EIG_TAPER != 0;
-
+// rounds as keep a piece within kBlockPieceMaxBytes of input and within max(kBlockFillMatrices,
+// kPieceMaxBytes of) matrices (tuning.hpp).
 // (devices: the device slots sharing the pieces; the block path's rounds are of kStreams pieces
 // on each.)
 int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int devices) {
@@ -105,10 +66,11 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int de
   if (const int64_t forced = piece_bytes_forced()) {
     per = forced / mat_bytes;
   } else {
+    using namespace tuning;
     per = std::max(kPieceBytes / mat_bytes, std::min(kPieceMinMatrices, kPieceMaxBytes / mat_bytes));
     if (block_path) {
       int64_t most = std::max<int64_t>(1, kBlockPieceMaxBytes / mat_bytes);
-      if (kBlockFillMatrices > 0) most = std::min(most, std::max(kBlockFillMatrices, kPieceMaxBytes / mat_bytes));
+      most = std::min(most, std::max(kBlockFillMatrices, kPieceMaxBytes / mat_bytes));
       const int64_t lanes = (int64_t)kStreams * std::max(devices, 1);
       const int64_t rounds = (batch + lanes * most - 1) / (lanes * most);
       per = (batch + lanes * rounds - 1) / (lanes * rounds);
@@ -118,28 +80,15 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int de
 }
 
 // Staged operands (pageable memory) move between the caller's arrays and a lane's staging buffers
-// in sub-pieces of about kStageChunkBytes: a sub-piece's DMA is queued as soon as the host has
-// packed it, and the host unpacks an output sub-piece as soon as its DMA is done. A whole piece
-// would first be packed, then copied (and copied back, then unpacked), so a share's first input
-// and last output, with no kernel to hide them, took both times in turn: zheev V n = 256 moves
-// pieces of 159-318 MB. Pageable rows of sgpu_multi_gpu_bench, ms one device / two devices, 16 MB
-// sub-pieces against whole pieces (2 x H200, 2f29ab1, two rounds each; docs/performance.md,
-// "Staged sub-pieces"): zheev V n = 256 102.8 / 61.8, 102.4 / 61.4 against 111.5 / 66.0,
-// 111.5 / 65.6; zheev V n = 16 29.2 / 30.9, 29.4 / 29.5 against 33.6 / 36.0, 31.7 / 32.8; dhseqr
-// n = 30 285.6 / 194.8, 285.9 / 199.8 against 286.4 / 205.1, 286.2 / 203.6; zheev V n = 64 one
-// device 58.3, 57.4 against 55.4, 55.8 (its only loss); dgeev n = 10 and zheev N n = 64 within
-// the noise. (-DSGPU_EIG_STAGE_CHUNK=0: whole pieces, for A/B runs;
-// SGPU_EIG_STAGE_CHUNK_BYTES sets the bytes at run time, so that the tests' small pieces are cut.)
-#ifndef SGPU_EIG_STAGE_CHUNK
-#define SGPU_EIG_STAGE_CHUNK (int64_t(16) << 20)
-#endif
-constexpr int64_t kStageChunkBytes = SGPU_EIG_STAGE_CHUNK;
-
+// in sub-pieces of about kStageChunkBytes (tuning.hpp): a sub-piece's DMA is queued as soon as the
+// host has packed it, and the host unpacks an output sub-piece as soon as its DMA is done, so a
+// share's first input and last output are not taken in turn. The developer setting
+// SGPU_EIG_STAGE_CHUNK_BYTES sets the bytes (the tests' small pieces are cut too).
 int64_t stage_chunk_bytes() {
   static const int64_t v = [] {
-    const char* e = std::getenv("SGPU_EIG_STAGE_CHUNK_BYTES");
+    const char* e = dev::setting("SGPU_EIG_STAGE_CHUNK_BYTES");
     const long long x = e ? std::atoll(e) : 0;
-    return x >= 1 ? (int64_t)x : kStageChunkBytes;
+    return x >= 1 ? (int64_t)x : tuning::kStageChunkBytes;
   }();
   return v;
 }
@@ -153,7 +102,7 @@ int64_t stage_chunk_rows(size_t width, int64_t rows) {
 
 bool register_pageable() {
   static const bool v = [] {
-    const char* e = std::getenv("SGPU_EIG_PAGEABLE");
+    const char* e = dev::setting("SGPU_EIG_PAGEABLE");
     return e && !std::strcmp(e, "register");
   }();
   return v;
@@ -435,22 +384,16 @@ Job slice(const Job& j, int64_t b0, int64_t nb) {
   return pj;
 }
 
-// Pieces of zheev's block path on device data: kStreams for jobz V from kSplitMinBatch matrices,
-// else one launch (SGPU_HEEV_SPLIT=1..3 forces it; benchmark hook). Device-resident ms, one launch
-// against three pieces (H100, 88f8c04, the heev benchmark's batches): jobz V 64 x 15258 62.6 / 58.5,
-// 128 x 3814 60.9 / 57.6, 256 x 953 81.9 / 77.9, 512 x 238 194.0 / 128.6 (one piece's cuBLAS
-// passes overlap another's kernel), but 128 x 180 4.36 / 4.62, 256 x 180 19.1 / 19.7, 512 x 180
-// 115.1 / 114.9; jobz N within 1% except 128 x 180 (2.00 / 2.20).
-constexpr int64_t kSplitMinBatch = 200;
-
+// Pieces of zheev's block path on device data: kStreams for jobz V from kHeevSplitMinBatch
+// matrices (tuning.hpp), else one launch (the developer setting SGPU_HEEV_SPLIT=1..3 forces it).
 int64_t heev_pieces(const Job& j) {
   static const int forced = [] {
-    const char* e = std::getenv("SGPU_HEEV_SPLIT");
+    const char* e = dev::setting("SGPU_HEEV_SPLIT");
     const int x = e ? std::atoi(e) : 0;
     return x >= 1 && x <= kStreams ? x : 0;
   }();
   if (!j.heev || !heev_block::serves(j.n)) return 1;
-  const int64_t p = forced ? forced : j.wantz && j.batch >= kSplitMinBatch ? kStreams : 1;
+  const int64_t p = forced ? forced : j.wantz && j.batch >= tuning::kHeevSplitMinBatch ? kStreams : 1;
   return std::min<int64_t>(p, j.batch);
 }
 
@@ -792,11 +735,9 @@ int run_streamed_all(sgpu_context* ctx, const Job& j, Part* parts, Caches& cache
   }
   const int devices = (int)std::min<int64_t>(ctx->ndevices, c.pieces);
   auto first = [&](int k) { return c.pieces * k / devices; };  // slot k: pieces [first(k), first(k + 1))
-  // Slot k's pieces: its share's matrices (tapered with kTaper, but not on zheev's block path,
-  // whose rounds of equal pieces fill the GPU: piece_matrices()).
-  const bool taper = kTaper && !(j.heev && heev_block::serves(j.n));
+  // Slot k's pieces: its share's matrices.
   auto share = [&](int k) {
-    return plan_share(std::min(j.batch, first(k) * c.per), std::min(j.batch, first(k + 1) * c.per), c.per, taper);
+    return plan_share(std::min(j.batch, first(k) * c.per), std::min(j.batch, first(k + 1) * c.per), c.per);
   };
   bool staged = false;
   for (int f = 0; f < kFields; ++f) staged = staged || (parts[f].used && !parts[f].pinned);

@@ -51,8 +51,8 @@ struct Job {
   size_t smem = 0;    // bytes of shared memory per block
 };
 
-// Lanes per matrix for order n (values and vectors alike): the tuning table (eig_smem.cu, with the measurements that chose
-// it); SGPU_EIG_TEAM=1|2|4|8|16|32 forces it (the benchmark's sweep).
+// Lanes per matrix for order n (values and vectors alike): tuning.hpp's kEigLanes; in developer
+// builds SGPU_EIG_TEAM=1|2|4|8|16|32 forces it (the benchmark's sweep).
 int team_lanes(int n);
 
 // Fills the slot shape and launch shape; false when one matrix's slot does not fit in a block's

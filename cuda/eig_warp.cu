@@ -21,6 +21,8 @@
 #include "heev_block.hpp"
 #include "heev_team.hpp"
 #include "team.cuh"
+#include "dev_setting.hpp"
+#include "tuning.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -87,17 +89,16 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   }
 }
 
-// Lanes per matrix for the small-n zheev: the smallest power of two >= n / 2, at least 4 (measured
-// on the H100, docs/performance.md: 4 lanes best for n = 4 and 8, 8 for n = 16 (V: 16 lanes 9%
-// faster), 16 for n = 32); the benchmark hook SGPU_HEEV_TEAM=4|8|16|32 forces it.
+// Lanes per matrix for the small-n zheev: the smallest power of two >= n / 2, at least
+// tuning::kHeevWarpMinLanes; the developer setting SGPU_HEEV_TEAM=4|8|16|32 forces it.
 int zheev_team_lanes(int n) {
   static const int forced = [] {
-    const char* e = std::getenv("SGPU_HEEV_TEAM");
+    const char* e = dev::setting("SGPU_HEEV_TEAM");
     const int p = e ? std::atoi(e) : 0;
     return p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
   }();
   if (forced) return forced;
-  int p = 4;
+  int p = tuning::kHeevWarpMinLanes;
   while (2 * p < n && p < 32) p *= 2;
   return p;
 }

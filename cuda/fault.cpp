@@ -1,7 +1,7 @@
-// Fault injection counters (see fault.hpp); built with -DSGPU_FAULT_INJECTION=ON only.
+// Fault injection counters (see fault.hpp); built with -DSGPU_DEV_HOOKS=ON only.
 #include "fault.hpp"
 
-#ifdef SGPU_FAULT_INJECTION
+#ifdef SGPU_DEV_HOOKS
 #include <atomic>
 #include <mutex>
 #include <unordered_map>
@@ -48,7 +48,7 @@ extern "C" int64_t sgpu_fault_arm(int kind, int64_t k) {
 }
 #endif
 
-#ifdef SGPU_FAULT_INJECTION
+#ifdef SGPU_DEV_HOOKS
 extern "C" void sgpu_fault_device_bytes(int64_t* held, int64_t* peak) {
   using namespace sgpu::fault;
   std::lock_guard<std::mutex> lock(g_meter_mutex);

@@ -1,4 +1,4 @@
-// Fault injection (issue 6), compiled in only with -DSGPU_FAULT_INJECTION=ON: the GPU backend's
+// Fault injection, compiled in only with -DSGPU_DEV_HOOKS=ON: the GPU backend's
 // device allocations, pinned host allocations, kernel launches and copies count their occurrences
 // by kind, and the armed occurrence fails as the real call would (the allocation or copy is not
 // made; a launch reports failure after the kernel is queued, as an asynchronous launch error
@@ -16,7 +16,7 @@ namespace fault {
 
 enum Kind { kDeviceAlloc = 0, kHostAlloc = 1, kLaunch = 2, kCopy = 3, kKinds = 4 };
 
-#ifdef SGPU_FAULT_INJECTION
+#ifdef SGPU_DEV_HOOKS
 bool hit(Kind k);  // counts one occurrence of k; true when it is the armed one
 #else
 constexpr bool hit(Kind) { return false; }
@@ -31,7 +31,7 @@ inline cudaError_t launch_status() {
 // The device-memory meter of fault-injection builds: the bytes the library holds on all devices
 // through dev_malloc*/dev_free*, and their peak (tests/test_memcap.cu checks the context's limit
 // with it). Nothing without the option.
-#ifdef SGPU_FAULT_INJECTION
+#ifdef SGPU_DEV_HOOKS
 void meter_alloc(void* p, size_t bytes);
 void meter_free(void* p);
 #else
@@ -82,7 +82,7 @@ inline cudaError_t memset_async(void* dst, int value, size_t bytes, cudaStream_t
 }  // namespace fault
 }  // namespace sgpu
 
-#ifdef SGPU_FAULT_INJECTION
+#ifdef SGPU_DEV_HOOKS
 // Exported by fault-injection builds only (tests). Arms kind's k-th occurrence from now (k = 0:
 // none) and zeroes its count; returns the occurrences counted since the previous arm.
 extern "C" SGPU_API int64_t sgpu_fault_arm(int kind, int64_t k);

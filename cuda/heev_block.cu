@@ -40,6 +40,8 @@
 #include "heev_block.hpp"
 #include "smem_slots.cuh"
 #include "team.cuh"
+#include "dev_setting.hpp"
+#include "tuning.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -54,35 +56,21 @@ using cuda::warp_sum;
 
 namespace {
 
-// ---- tuning (measured: docs/performance.md, "zheev on the GPU") ---------------------------------
-// Threads per block (one block per matrix) and the blocks per SM its 128 registers a thread allow.
-// n <= kSmallN: 128 threads, 4 blocks per SM (rows are few; with vectors the per-matrix QL chain
-// dominates, so more matrices in flight per SM); larger n: 256 threads, 2 blocks per SM.
-constexpr int kThreads = 256;
-constexpr int kThreadsSmall = 128;
-constexpr int kSmallN = 64;
-// Phase 3 (jobz V, X = Q D Z): reflectors per pass, and rows whose loads a lane issues together.
-// Measured at 180 x 512 (H100, apply phase alone): a warp per column with these constants 37.6 ms
-// (8 reflectors x 2 columns a warp, one row at a time: 39 ms); the column held in registers for the
-// whole pass 47 ms; a thread per column (no shuffles, uncoalesced loads) 85 ms. 16 reflectors, or 2
-// columns with batched rows, spill registers (ptxas, sm_90).
-constexpr int kApplyNb = 8;
-constexpr int kApplyRows = 4;
-// Phase 3 by cuBLAS (apply_q_gemm) from kGemmApplyMinN, where W lives in global memory anyway:
-// kGemmNb reflectors per pass (at most kGemmMaxNb; SGPU_HEEV_GEMM_NB, a benchmark hook, sets it),
-// each pass four batched ZGEMMs on the tensor cores. Measured (H100, --small batches, jobz V, ms,
-// the block's own kernel against cuBLAS with 16 / 32 / 64 reflectors a pass): n = 100: 6.70 /
-// 6.21 6.04 6.05; 128: 4.93 / 4.44 4.35 4.39; 256: 23.42 / 20.17 19.19 18.96; 512: 144.2 / 122.6
-// 116.3 113.6 (64 and 32 within run-to-run spread there: 32 gave 114.9 in another run).
-constexpr int kGemmNb = 32;
-constexpr int kGemmMaxNb = 128;
-constexpr int kGemmApplyMinN = 100;
-constexpr int kPassUnroll = 8;    // loads in flight per thread in phase 1's pass
-constexpr int kLowerPassMinN = 128;  // phase 1 on the lower triangle from this order (pass_lower)
-// Phase 2's merge products: tiled through shared memory from kTiledMinN rows (below it the core's
-// plain loop); a group of S threads computes 64 x S/4 tiles, 4 x 4 per thread, kTileK terms per
-// stage. The plain loop took 70% of the top merge at n = 512 (33 of 48 M cycles, probes at f88e7c9).
-constexpr int kTiledMinN = 64;
+// ---- tuning: tuning.hpp, where each value's reason is; the tile geometry below is structural ----
+constexpr int kThreads = tuning::kHeevThreads;
+constexpr int kThreadsSmall = tuning::kHeevThreadsSmall;
+constexpr int kSmallN = tuning::kHeevSmallN;
+constexpr int kApplyNb = tuning::kHeevApplyNb;
+constexpr int kApplyRows = tuning::kHeevApplyRows;
+constexpr int kGemmNb = tuning::kHeevGemmNb;
+constexpr int kGemmMaxNb = tuning::kHeevGemmMaxNb;
+constexpr int kGemmApplyMinN = tuning::kHeevGemmApplyMinN;
+constexpr int kPassUnroll = tuning::kHeevPassUnroll;
+constexpr int kLowerPassMinN = tuning::kHeevLowerPassMinN;
+constexpr int kTiledMinN = tuning::kHeevTiledMinN;
+// Phase 2's merge products, tiled through shared memory from kTiledMinN rows (below it the core's
+// plain loop): a group of S threads computes 64 x S/4 tiles, 4 x 4 per thread, kTileK terms per
+// stage.
 constexpr int kTileRows = 64;
 constexpr int kTileK = 8;
 
@@ -735,11 +723,11 @@ int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int nbg, int cnt, zc*
   return 0;
 }
 
-// Phase 3 by cuBLAS from this order (SGPU_HEEV_APPLY=gemm|block forces it on or off where W is
-// in global memory; benchmark hook).
+// Phase 3 by cuBLAS from this order (the developer setting SGPU_HEEV_APPLY=gemm|block forces it on
+// or off where W is in global memory).
 int gemm_apply_min_n() {
   static const int v = [] {
-    const char* e = std::getenv("SGPU_HEEV_APPLY");
+    const char* e = dev::setting("SGPU_HEEV_APPLY");
     if (e && !std::strcmp(e, "gemm")) return 0;
     if (e && !std::strcmp(e, "block")) return kMaxN + 1;
     return kGemmApplyMinN;
@@ -748,7 +736,7 @@ int gemm_apply_min_n() {
 }
 int gemm_nb() {
   static const int v = [] {
-    const char* e = std::getenv("SGPU_HEEV_GEMM_NB");
+    const char* e = dev::setting("SGPU_HEEV_GEMM_NB");
     const int x = e ? std::atoi(e) : 0;
     return x >= 1 && x <= kGemmMaxNb ? x : kGemmNb;
   }();
@@ -757,21 +745,20 @@ int gemm_nb() {
 
 }  // namespace
 
-// Phases run (SGPU_HEEV_PHASES=1..3: benchmark hook).
+// Phases run (the developer setting SGPU_HEEV_PHASES=1..3 stops after a phase, for profiles).
 static int heev_phases() {
   static const int phases = [] {
-    const char* e = std::getenv("SGPU_HEEV_PHASES");
+    const char* e = dev::setting("SGPU_HEEV_PHASES");
     return e ? std::max(1, std::min(3, std::atoi(e))) : 3;
   }();
   return phases;
 }
 
-// Phase 1's pass by order: pass_lower from kLowerPassMinN (measured, docs/performance.md: it halves
-// the HBM traffic that bounds n >= 256, and its warp sums cost more than they save at n = 64);
-// SGPU_HEEV_PASS=full|lower forces one (benchmark hook).
+// Phase 1's pass by order: pass_lower from kLowerPassMinN; the developer setting
+// SGPU_HEEV_PASS=full|lower forces one.
 static int lower_pass_min_n() {
   static const int v = [] {
-    const char* e = std::getenv("SGPU_HEEV_PASS");
+    const char* e = dev::setting("SGPU_HEEV_PASS");
     if (e && !std::strcmp(e, "full")) return kMaxN + 1;
     if (e && !std::strcmp(e, "lower")) return 0;
     return kLowerPassMinN;
@@ -780,10 +767,10 @@ static int lower_pass_min_n() {
 }
 
 bool serves(int n) {
-  // SGPU_HEEV_BLOCK_MIN_N moves the threshold (benchmark hook: the block path against the team
-  // path at the orders where they meet).
+  // The developer setting SGPU_HEEV_BLOCK_MIN_N moves the threshold (the block path against the
+  // team path at the orders where they meet).
   static const int min_n = [] {
-    const char* e = std::getenv("SGPU_HEEV_BLOCK_MIN_N");
+    const char* e = dev::setting("SGPU_HEEV_BLOCK_MIN_N");
     const int v = e ? std::atoi(e) : 0;
     return v >= 2 && v <= kMaxN ? v : kMinN;
   }();

@@ -20,6 +20,8 @@
 #include "heev_team.hpp"
 #include "smem_slots.cuh"
 #include "team.cuh"
+#include "dev_setting.hpp"
+#include "tuning.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -104,11 +106,11 @@ Kernel kernel_for(int lanes) {
   }
 }
 
-// The table's choice of vectors forced: SGPU_HEEV_VECTORS=chain|inverse (a benchmark hook, to
-// compare the two on the same build). 0: the table's; 1: inverse iteration; 2: the chain.
+// The table's choice of vectors forced: the developer setting SGPU_HEEV_VECTORS=chain|inverse
+// (to compare the two on the same build). 0: the table's; 1: inverse iteration; 2: the chain.
 int env_vectors() {
   static const int v = [] {
-    const char* e = std::getenv("SGPU_HEEV_VECTORS");
+    const char* e = dev::setting("SGPU_HEEV_VECTORS");
     return !e ? 0 : std::strcmp(e, "inverse") == 0 ? 1 : std::strcmp(e, "chain") == 0 ? 2 : 0;
   }();
   return v;
@@ -116,7 +118,7 @@ int env_vectors() {
 
 int env_lanes() {
   static const int v = [] {
-    const char* e = std::getenv("SGPU_HEEV_TEAM");
+    const char* e = dev::setting("SGPU_HEEV_TEAM");
     const int p = e ? std::atoi(e) : 0;
     return p == 2 || p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
   }();
@@ -127,49 +129,23 @@ int env_lanes() {
 
 namespace {
 
-// ---- tuning -------------------------------------------------------------------------------------
-// Lanes per matrix by order and jobz, and whether jobz N keeps the matrix in shared memory (else
-// the global-memory warp path, eig_warp.cu, serves it). Measured on the H100 (2026-11-22, full-size
-// batches, device-resident, `SMALL_N="4 8 16 32" bash bench/device_heev.sh`; docs/performance.md,
-// "zheev for small n"), ms at each P, the global-memory path (its own P, n / 2) in brackets:
-//   n = 4:  N 13.5 (P 2) 17.0 (4) 29.2 (8) [19.1];  V 16.9 (2) 29.2 (4) 53.8 (8) [45.8]
-//   n = 8:  N 12.9 (2) 8.5 (4) 13.9 (8) 26.5 (16) [11.7];  V 18.6 (2) 18.5 (4) 24.6 (8) 42.1 (16) [34.4]
-//   n = 16: N 19.9 (4) 11.7 (8) 14.0 (16) 24.0 (32) [10.5];  V 38.5 (4) 39.8 (8) 46.8 (16) 37.6 (32) [43.9]
-//   n = 32: N 41.5 (8) 20.7 (16) 19.4 (32) [11.9];  V 112.7 (8) 80.6 (16) 62.5 (32) [98.0]
-// jobz N is bound by bisection's arithmetic, not by memory: the global path's higher occupancy
-// won from n = 16. After Newton's steps in the bisection (465d8d7; same sweep, jobz N):
-//   n = 4: 9.96 (2) 13.5 (4) 20.7 (8) [19.3];  n = 8: 9.60 (2) 7.37 (4) 10.1 (8) 17.6 (16) [10.6]
-//   n = 16: 12.3 (4) 8.65 (8) 9.21 (16) 16.6 (32) [9.11];  n = 32: 24.8 (8) 14.1 (16) 13.6 (32) [10.2]
-// so n = 16 moved to shared memory. Vectors by inverse iteration against the QL/QR chain (same
-// sweep, jobz V, 0d45cb9; inverse / chain at each P):
-//   n = 4: 28.9 / 18.9 (2) 30.1 / 33.5 (4) 52.4 / 58.5 (8)
-//   n = 8: 25.7 / 19.4 (2) 20.4 / 18.9 (4) 20.6 / 27.2 (8) 35.1 / 41.5 (16)
-//   n = 16: 30.2 / 38.7 (4) 28.3 / 41.6 (8) 24.4 / 49.5 (16) 46.5 / 36.5 (32)
-//   n = 32: 98.1 / 112.9 (8) 39.7 / 80.9 (16) 41.1 / 62.7 (32)
-// so the chain keeps n <= 8 and inverse iteration takes n = 9-32 at P = 16. Orders between rows
-// take the next row's settings.
-struct Row {
-  int n, lanes_n, lanes_v;
-  bool shared_n, inverse_v;
-};
-constexpr Row kTable[] = {
-    {4, 2, 2, true, false}, {8, 4, 4, true, false}, {16, 8, 16, true, true}, {32, 16, 16, false, true}};
-
-const Row& row_for(int n) {
-  for (const Row& r : kTable)
+// Lanes, memory and vectors by order and jobz: tuning.hpp's kHeevTeam (a row serves the orders up
+// to its n; larger orders take the last row).
+const tuning::HeevTeamRow& row_for(int n) {
+  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
     if (n <= r.n) return r;
-  return kTable[sizeof kTable / sizeof kTable[0] - 1];
+  return tuning::kHeevTeam[sizeof tuning::kHeevTeam / sizeof tuning::kHeevTeam[0] - 1];
 }
 
 }  // namespace
 
 bool serves(int n, bool wantz) {
   static const bool global = [] {
-    const char* e = std::getenv("SGPU_HEEV_SMALL");
+    const char* e = dev::setting("SGPU_HEEV_SMALL");
     return e && std::strcmp(e, "global") == 0;
   }();
   static const bool shared = [] {
-    const char* e = std::getenv("SGPU_HEEV_SMALL");
+    const char* e = dev::setting("SGPU_HEEV_SMALL");
     return e && std::strcmp(e, "shared") == 0;
   }();
   if (global || n < 1 || n > kMaxN) return false;

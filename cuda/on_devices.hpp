@@ -1,4 +1,4 @@
-// Several GPUs (issue 6): one host thread per device slot, each with its device current, so that
+// Several GPUs: one host thread per device slot, each with its device current, so that
 // every device's pipeline enqueues and waits independently of the others.
 #pragma once
 #include <cuda_runtime.h>

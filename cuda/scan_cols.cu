@@ -19,6 +19,8 @@
 #include "../lib/scan_types.hpp"
 #include "scan_kernels.cuh"
 #include "scan_stream.cuh"
+#include "dev_setting.hpp"
+#include "tuning.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -26,17 +28,17 @@ namespace {
 
 using namespace cuda::scan;
 
-// ---- tuning (H100, see docs/performance.md "GPU scan: tuning") ---------------------------------
 // k_rows: threads across the columns of a tile (TX, so a tile row is TX 16-byte words) and rows
-// per thread (d); TY = 256 / TX thread rows. SGPU_SCAN_TUNE="tx,d" overrides (for the sweep).
-constexpr int kRowsTX = 16;
-constexpr int kRowsD = 8;
+// per thread (d); TY = 256 / TX thread rows. tuning.hpp's values; the developer setting
+// SGPU_SCAN_TUNE="tx,d" overrides them (for the sweep).
+constexpr int kRowsTX = tuning::kScanRowsTX;
+constexpr int kRowsD = tuning::kScanRowsD;
 constexpr int kRowsMinTX = 2;  // narrowest chained tile: 2 words (32 bytes, one sector) per row
 
 struct Tune {
   int rows_tx = kRowsTX, rows_d = kRowsD;
   Tune() {
-    if (const char* e = std::getenv("SGPU_SCAN_TUNE")) {
+    if (const char* e = dev::setting("SGPU_SCAN_TUNE")) {
       int a = 0, b = 0;
       if (std::sscanf(e, "%d,%d", &a, &b) == 2 && a >= 1 && a <= 256 && (a & (a - 1)) == 0 && b >= 1 && b <= 8) {
         rows_tx = a;

@@ -15,18 +15,21 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "dev_setting.hpp"
+#include "tuning.hpp"
+
 namespace sgpu {
 namespace gpu {
 namespace scanstream {
 
-constexpr int kStreams = 3;
-// Input bytes per piece: 16 MB (PCIe at ~55 GB/s: ~0.3 ms a piece; three in flight). Not tuned.
-// SGPU_SCAN_PIECE_BYTES overrides it (the GPU test sets it small, so that its shapes are cut).
+constexpr int kStreams = tuning::kStreams;
+// Input bytes per piece: tuning::kScanPieceBytes; the developer setting SGPU_SCAN_PIECE_BYTES
+// overrides it (the GPU test sets it small, so that its shapes are cut).
 inline int64_t piece_bytes() {
   static const int64_t v = [] {
-    const char* e = std::getenv("SGPU_SCAN_PIECE_BYTES");
+    const char* e = dev::setting("SGPU_SCAN_PIECE_BYTES");
     const long long x = e ? std::atoll(e) : 0;
-    return x >= 64 ? (int64_t)x : int64_t(16) << 20;
+    return x >= 64 ? (int64_t)x : tuning::kScanPieceBytes;
   }();
   return v;
 }

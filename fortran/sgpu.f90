@@ -5,6 +5,11 @@
 !                           vl, 1, 0_c_int64_t, vr, 1, 0_c_int64_t, info, batch)
 ! Job flags are passed by value as character(kind=c_char); the default context is c_null_ptr.
 ! Arrays are passed as assumed-size arguments, so any contiguous array of the right type works.
+! Outputs a job flag leaves unreferenced (dgeev's vl and vr, dhseqr's z) are optional: omit them
+! and name the arguments after them (the C library then sees a null pointer), e.g.
+!   st = sgpu_dgeev_batched(c_null_ptr, 'N', 'V', n, a, lda, stride_a, wr, wi, n_stride, &
+!                           ldvl=1, stride_vl=0_c_int64_t, vr=vr, ldvr=n, stride_vr=stride_a, &
+!                           info=info, batch=batch)
 module sgpu
   use, intrinsic :: iso_c_binding
   implicit none
@@ -95,7 +100,8 @@ module sgpu
       character(kind=c_char), value :: job, compz
       integer(c_int), value :: n, ilo, ihi, ldh, ldz
       integer(c_int64_t), value :: stride_h, stride_w, stride_z, batch
-      real(c_double) :: h(*), wr(*), wi(*), z(*)
+      real(c_double) :: h(*), wr(*), wi(*)
+      real(c_double), optional :: z(*)
       integer(c_int) :: info(*)
     end function
 
@@ -106,7 +112,8 @@ module sgpu
       character(kind=c_char), value :: jobvl, jobvr
       integer(c_int), value :: n, lda, ldvl, ldvr
       integer(c_int64_t), value :: stride_a, stride_w, stride_vl, stride_vr, batch
-      real(c_double) :: a(*), wr(*), wi(*), vl(*), vr(*)
+      real(c_double) :: a(*), wr(*), wi(*)
+      real(c_double), optional :: vl(*), vr(*)
       integer(c_int) :: info(*)
     end function
 

@@ -1,4 +1,4 @@
-// libFuzzer harness over the argument space of the four routines (issue 6, part 6): sizes, leading
+// libFuzzer harness over the argument space of the four routines: sizes, leading
 // dimensions, strides, flags, NULLs and NaN/Inf contents, on the CPU backend, in a build with
 // AddressSanitizer and UndefinedBehaviorSanitizer (tools/sanitize.sh).
 //

@@ -105,7 +105,7 @@ SGPU_API int sgpu_context_set_device(sgpu_context_t ctx, int device);
 SGPU_API int sgpu_context_set_stream(sgpu_context_t ctx, void *stream);
 SGPU_API int sgpu_context_set_num_threads(sgpu_context_t ctx, int nthreads);
 
-/* Several GPUs (issue 6). A call on host memory is cut into pieces of whole matrices (the scan:
+/* Several GPUs. A call on host memory is cut into pieces of whole matrices (the scan:
  * of whole matrices or columns) and the pieces are shared out in contiguous runs over the listed
  * devices, one pipeline per device; each matrix's result is bitwise what one device gives. Data in
  * device memory is computed where it is, on the first listed device, ordered on the context's

@@ -9,15 +9,17 @@ prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir=$(find "$prefix" -name sgpu.pc -printf '%h\n' | head -1)
 export PKG_CONFIG_PATH=$libdir
-export LD_LIBRARY_PATH=$prefix/lib:$prefix/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# No LD_LIBRARY_PATH: each consumer finds the library as the README says, by a runpath.
+unset LD_LIBRARY_PATH
 export SGPU_BACKEND=${SGPU_BACKEND:-auto}
 echo "pkg-config sgpu: $(pkg-config --modversion sgpu) $(pkg-config --cflags --libs sgpu)"
 
-cc -std=c99 -Wall -o "$work/c_consumer" "$src/examples/consumer/consumer.c" $(pkg-config --cflags --libs sgpu) -lm
+rpath="-Wl,-rpath,$(pkg-config --variable=libdir sgpu)"
+cc -std=c99 -Wall -o "$work/c_consumer" "$src/examples/consumer/consumer.c" $(pkg-config --cflags --libs sgpu) "$rpath" -lm
 "$work/c_consumer"
 
 if command -v gfortran >/dev/null && pkg-config --exists sgpu-fortran; then
-  gfortran -o "$work/f_consumer" "$src/examples/consumer/consumer.f90" $(pkg-config --cflags --libs sgpu-fortran)
+  gfortran -o "$work/f_consumer" "$src/examples/consumer/consumer.f90" $(pkg-config --cflags --libs sgpu-fortran) "$rpath"
   "$work/f_consumer"
 else
   echo "no gfortran or no installed module: Fortran consumer not built"

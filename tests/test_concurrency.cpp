@@ -1,4 +1,4 @@
-// Concurrent callers (issue 6, part 1): 16 host threads, 200 mixed calls each (dhseqr, dgeev,
+// Concurrent callers: 16 host threads, 200 mixed calls each (dhseqr, dgeev,
 // zheev, scan_cols; mixed orders, batches and flags) on the default context, on one context
 // shared by several threads, on a context of their own, and on a context created and destroyed
 // for each call. Every result is checked against the same call on a private CPU-backend context

@@ -1,4 +1,4 @@
-// Faults on the GPU backend (issue 6, part 2), in a build with -DSGPU_FAULT_INJECTION=ON: for each
+// Faults on the GPU backend, in a build with -DSGPU_DEV_HOOKS=ON: for each
 // call below and each kind of fault (device allocation, pinned host allocation, kernel launch,
 // copy), the call is first run clean to count that kind's occurrences (allocations on a fresh
 // context, whose buffers are not cached yet), then once with each
@@ -24,7 +24,7 @@
 
 #include "gpu_expect.hpp"
 
-#ifdef SGPU_FAULT_INJECTION
+#ifdef SGPU_DEV_HOOKS
 extern "C" int64_t sgpu_fault_arm(int kind, int64_t k);
 
 namespace {
@@ -304,7 +304,7 @@ int main() {
 }
 #else
 int main() {
-  std::printf("SKIP: built without SGPU_FAULT_INJECTION\n");
+  std::printf("SKIP: built without SGPU_DEV_HOOKS\n");
   return 77;
 }
 #endif

@@ -1,8 +1,8 @@
-// The device-memory limit of a context (sgpu_context_set_device_memory_limit, issue 6 part 2):
+// The device-memory limit of a context (sgpu_context_set_device_memory_limit):
 //  1. every routine, from pageable, pinned and device memory, packed (streamed in pieces) and with
 //     gaps between matrices (staged whole, in sub-batches), under limits from a few MB up, gives
 //     bitwise the results of the same call without a limit (zheev's cuBLAS-applied vectors within
-//     1e-12), and in a fault-injection build (-DSGPU_FAULT_INJECTION=ON: the library's device
+//     1e-12), and in a fault-injection build (-DSGPU_DEV_HOOKS=ON: the library's device
 //     allocations are metered) its peak device memory stays within the limit;
 //  2. a limit too small for one matrix returns SGPU_ERR_DEVICE_ALLOC with every info
 //     SGPU_INFO_NOT_COMPUTED and nothing else written;
@@ -20,7 +20,7 @@
 #include "gpu_expect.hpp"
 #include "device_cases.hpp"
 
-#ifdef SGPU_FAULT_INJECTION
+#ifdef SGPU_DEV_HOOKS
 extern "C" void sgpu_fault_device_bytes(int64_t* held, int64_t* peak);
 #endif
 
@@ -34,7 +34,7 @@ struct Meter {
 };
 Meter meter() {
   Meter m;
-#ifdef SGPU_FAULT_INJECTION
+#ifdef SGPU_DEV_HOOKS
   sgpu_fault_device_bytes(&m.held, &m.peak);
 #endif
   return m;

@@ -1,4 +1,4 @@
-// Device lists (sgpu_context_set_devices, issue 6 part 4): a batch on host memory shared out over
+// Device lists (sgpu_context_set_devices): a batch on host memory shared out over
 // the listed devices gives the same results as on one device (bitwise; zheev's cuBLAS-applied
 // vectors within 1e-12), for every routine, from pageable and pinned memory, with and without a
 // device-memory limit; device data runs on the first listed device; a missing device in the list

@@ -1,4 +1,4 @@
-// Soak (issue 6, part 3): 10 000 consecutive calls of mixed routines and shapes on one context
+// Soak: 10 000 consecutive calls of mixed routines and shapes on one context
 // and on the default context, with no growth in host memory (resident set, from /proc) or device
 // memory (cudaMemGetInfo, on the GPU backend) between the end of a warm-up and the end of the run.
 // The warm-up makes every call shape of the run once at its largest batch, so that the caches

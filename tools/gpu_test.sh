@@ -28,7 +28,7 @@ cat .device/commit 2>/dev/null | tee -a "$out/machine.txt"
 
 build_tree() {
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-    -DSGPU_FAULT_INJECTION=ON -DSGPU_BUILD_BENCH=${SGPU_GPU_BENCH:-OFF} -DSGPU_WITH_FORTRAN=OFF >"$out/configure.log" 2>&1 &&
+    -DSGPU_DEV_HOOKS=ON -DSGPU_BUILD_BENCH=${SGPU_GPU_BENCH:-OFF} -DSGPU_WITH_FORTRAN=OFF >"$out/configure.log" 2>&1 &&
     cmake --build "$build" -j"$(nproc)" >"$out/build.log" 2>&1
 }
 if [ "$stage" = build ] || [ "$stage" = all ] || [ ! -x "$build/tests/test_dgeev" ]; then

@@ -7,7 +7,7 @@
 // z from the roots (Loewner's formula, so that the eigenvectors come out orthogonal), and forms the
 // block's eigenvectors with one matrix product.
 //
-// One code for every backend (issue 3): the CPU runs it with its team of one (zheev with vectors,
+// One code for every backend: the CPU runs it with its team of one (zheev with vectors,
 // n > kStedcLeaf), the GPU's warp path with a warp, and the block path schedules the same pieces
 // (stedc_plan/prepare/leaf/merge/finish) over its warps: leaves side by side, then each level's
 // merges side by side, a merge's roots, vectors and product rows spread over its team. Where it

@@ -5,7 +5,7 @@ program consumer
   use sgpu
   implicit none
   integer, parameter :: n = 3, nb = 2
-  real(c_double) :: a(n, n, nb), wr(n, nb), wi(n, nb), dummy(1), w(2, nb)
+  real(c_double) :: a(n, n, nb), wr(n, nb), wi(n, nb), w(2, nb)
   complex(c_double_complex) :: h(2, 2, nb)
   integer(c_int) :: info(nb), st, backend, devs(4), ndev
   type(c_ptr) :: ctx
@@ -24,14 +24,29 @@ program consumer
   do b = 1, nb
     a(:, :, b) = reshape([1d0*b, 0d0, 0d0, 5d0, 2d0*b, 0d0, 7d0, 8d0, 3d0*b], [n, n])
   end do
+  ! Eigenvalues only: VL and VR are omitted (the arguments after them named).
   st = sgpu_dgeev_batched(c_null_ptr, 'N', 'N', n, a, n, int(n*n, c_int64_t), wr, wi, int(n, c_int64_t), &
-                          dummy, 1, 0_c_int64_t, dummy, 1, 0_c_int64_t, info, int(nb, c_int64_t))
+                          ldvl=1, stride_vl=0_c_int64_t, ldvr=1, stride_vr=0_c_int64_t, info=info, &
+                          batch=int(nb, c_int64_t))
   if (st /= 0) then
     print *, 'dgeev: ', sgpu_strerror(st)
     stop 1
   end if
   do b = 1, nb
     if (any(abs(wr(:, b) - [1d0*b, 2d0*b, 3d0*b]) > 1d-12) .or. any(wi(:, b) /= 0d0)) bad = bad + 1
+  end do
+  ! dhseqr on the same (triangular, so Hessenberg) matrices, Schur vectors not wanted: Z omitted.
+  do b = 1, nb
+    a(:, :, b) = reshape([1d0*b, 0d0, 0d0, 5d0, 2d0*b, 0d0, 7d0, 8d0, 3d0*b], [n, n])
+  end do
+  st = sgpu_dhseqr_batched(ctx, 'E', 'N', n, 1, n, a, n, int(n*n, c_int64_t), wr, wi, int(n, c_int64_t), &
+                           ldz=1, stride_z=0_c_int64_t, info=info, batch=int(nb, c_int64_t))
+  if (st /= 0) then
+    print *, 'dhseqr: ', sgpu_strerror(st)
+    stop 1
+  end if
+  do b = 1, nb
+    if (any(abs(wr(:, b) - [1d0*b, 2d0*b, 3d0*b]) > 1d-12 * b)) bad = bad + 1
   end do
   ! [[2, i], [-i, 2]] has eigenvalues 1 and 3.
   do b = 1, nb

@@ -1,4 +1,4 @@
-/* One large batch of dgeev problems spread over MPI ranks (issue 6, part 5).
+/* One large batch of dgeev problems spread over MPI ranks.
  *
  * Rank 0 holds the batch. It scatters whole matrices (MPI_Scatterv: the shares differ by at most
  * one matrix), every rank calls sgpu_dgeev_batched on its share (on its GPU where it has one,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6 on the GPU machine, one stage a call (each within the device tool's 10 minutes):
+# Reliability on the GPU machine, one stage a call (each within the device tool's 10 minutes):
 #   STAGE=suite  build for sm_90, the GPU suite (ctest -L gpu), compute-sanitizer memcheck on the
 #                hostile-input test (the fuzzer's edge cases on the GPU kernels);
 #   STAGE=caps   fault-injection build: test_memcap (device-memory limit, metered), test_multi_gpu,
@@ -13,7 +13,7 @@
 #   STAGE=taper  builds a (defaults), b (B_DEFS, default: shares not tapered) and optionally c
 #                (C_DEFS), test_multi_gpu, an A/B of the pinned rows ROWS, then a's whole table
 #                (several GPUs);
-#   STAGE=faults build with -DSGPU_FAULT_INJECTION=ON into build-fi and run test_faults (every
+#   STAGE=faults build with -DSGPU_DEV_HOOKS=ON into build-fi and run test_faults (every
 #                allocation, launch and copy of its calls failing in turn), then the same under
 #                compute-sanitizer memcheck --leak-check full with a smaller sweep;
 #   STAGE=checks fault-injection build with the tests: every GPU test but the soak (ctest -L gpu,
@@ -34,7 +34,7 @@ mkdir -p "$out"
 } | tee "$out/machine.txt"
 # The library and sgpu_multi_gpu_bench only, into build/ (the studies' stages).
 build_bench() {
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
   cmake --build build -j"$(nproc)" --target sgpu_multi_gpu_bench >> "$out/build.log" 2>&1 ||
     { tail -40 "$out/build.log"; exit 1; }
 }
@@ -57,7 +57,7 @@ case "${STAGE:-suite}" in
     # The device-memory limit (metered: a fault-injection build counts the library's device
     # allocations) and device lists, then the fault sweep again (the pipelines' allocations moved).
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
-      -DSGPU_FAULT_INJECTION=ON > "$out/build_fi.log" 2>&1
+      -DSGPU_DEV_HOOKS=ON > "$out/build_fi.log" 2>&1
     cmake --build build-fi -j"$(nproc)" --target test_memcap test_multi_gpu test_faults >> "$out/build_fi.log" 2>&1 ||
       { tail -40 "$out/build_fi.log"; exit 1; }
     build-fi/tests/test_memcap > "$out/test_memcap.log" 2>&1
@@ -116,7 +116,7 @@ case "${STAGE:-suite}" in
     # The pipeline's timeline on the pinned rows below 1.8x (ROWS): build-t with -DSGPU_PIPE_TRACE
     # (cuda/pipe_trace.hpp), summarized by bench/pipe_trace.py; then plain builds a (defaults) and
     # b ($B_DEFS, e.g. -DSGPU_EIG_STREAMS=4) alternately, twice.
-    base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90"
+    base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90"
     third=$(( $(nproc) / 3 ))
     build_one() {  # dir, definitions
       cmake -S . -B "$1" $base -DCMAKE_CXX_FLAGS="$2" -DCMAKE_CUDA_FLAGS="$2" > "$out/$1.log" 2>&1 &&
@@ -152,7 +152,7 @@ case "${STAGE:-suite}" in
     # tapered) and, when C_DEFS is set, build c ($C_DEFS) side by side; test_multi_gpu from a; the
     # rows ROWS (MEMORY: pinned unless set, "" both), the builds alternately, twice; then a's whole
     # table (pinned and pageable).
-    base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90"
+    base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90"
     builds="a b"; [ -n "${C_DEFS:-}" ] && builds="a b c"
     share=$(( $(nproc) / $(wc -w <<< "$builds") ))
     { cmake -S . -B build $base > "$out/build.log" 2>&1 && cmake --build build -j$share >> "$out/build.log" 2>&1 ||
@@ -180,7 +180,7 @@ case "${STAGE:-suite}" in
     ;;
   checks)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
-      -DSGPU_FAULT_INJECTION=ON > "$out/build_fi.log" 2>&1
+      -DSGPU_DEV_HOOKS=ON > "$out/build_fi.log" 2>&1
     cmake --build build-fi -j"$(nproc)" >> "$out/build_fi.log" 2>&1 || { tail -40 "$out/build_fi.log"; exit 1; }
     SGPU_BACKEND=auto SGPU_VERBOSE=1 build-fi/tests/test_env auto 2>&1 | tee "$out/test_env_auto.log"  # AUTO's choices
     (cd build-fi && ctest -j4 -L gpu -E soak --timeout 900 -V) > "$out/ctest_gpu.log" 2>&1
@@ -197,13 +197,13 @@ case "${STAGE:-suite}" in
     fi
     ;;
   auto)
-    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1
     cmake --build build -j"$(nproc)" --target sgpu_auto_bench >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
     build/bench/sgpu_auto_bench ${AUTO_ARGS:-} 2>&1 | tee "$out/auto_bench.log" | grep -E "^(crossover|sgpu_auto)"
     ;;
   faults)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \
-      -DSGPU_FAULT_INJECTION=ON > "$out/build_fi.log" 2>&1
+      -DSGPU_DEV_HOOKS=ON > "$out/build_fi.log" 2>&1
     cmake --build build-fi -j"$(nproc)" --target test_faults >> "$out/build_fi.log" 2>&1 ||
       { tail -40 "$out/build_fi.log"; exit 1; }
     export SGPU_EIG_PIECE_BYTES=65536 SGPU_EIG_STAGE_CHUNK_BYTES=16384 SGPU_SCAN_PIECE_BYTES=65536

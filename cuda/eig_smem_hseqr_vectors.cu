@@ -1,0 +1,11 @@
+// The shared-memory kernels of one mode (kHseqrVectors), for every team size: eig_smem_kernel.cuh.
+#define SGPU_EIG_SMEM_INSTANTIATE
+#include "eig_smem_kernel.cuh"
+
+namespace sgpu {
+namespace gpu {
+namespace eig_smem {
+template Kernel kernel_for_lanes<kHseqrVectors>(int);
+}  // namespace eig_smem
+}  // namespace gpu
+}  // namespace sgpu

@@ -1,0 +1,107 @@
+// The GPU backend's tuning: every value chosen by measurement (lanes per matrix by order, block
+// shapes, piece sizes, the orders where one path hands over to another), each with its reason in
+// one line. The measurements behind them are in docs/tuning.md under the same names; a change
+// here is a new measurement there. Constants the algorithms' structure fixes (tile geometry tied to
+// thread indexing, LAPACK's criteria) stay beside their code. Where a developer build may override
+// a value at run time (dev_setting.hpp), the setting's name is given in brackets.
+#pragma once
+#include <cstdint>
+
+namespace sgpu {
+namespace gpu {
+namespace tuning {
+
+// ---- dhseqr and dgeev, each matrix in shared memory (eig_smem.cu) -------------------------------
+// Lanes per matrix: a row serves the orders up to its n, larger orders take 32; the launch widens
+// P further until one warp's slots fit in a block. One P for values and vectors alike, because a
+// team's sums depend on P and a call's eigenvalues must not depend on the job flags. [SGPU_EIG_TEAM]
+struct EigLanes {
+  int n, lanes;
+};
+constexpr EigLanes kEigLanes[] = {
+    {5, 2},    // P = 1 and 2 equal within the spread
+    {10, 2},   // P = 2 costs values 8% and saves vectors 19% against P = 4
+    {15, 4},   // P = 4 costs values 5% and saves vectors 22% against P = 8
+    {20, 8},   // the sweep's fastest
+    {30, 16},  // the sweep's fastest
+    {48, 32},  // the sweep's fastest
+    {64, 32},  // the sweep's fastest
+};
+
+// ---- the streamed pipeline from host memory (eig_pipeline.cu) -----------------------------------
+// Streams (lanes) per device: one piece copying in, one computing, one copying out, so that both
+// copy engines and the kernels are busy at once.
+constexpr int kStreams = 3;
+// Matrices per piece: kPieceBytes of input, but at least kPieceMinMatrices while that stays within
+// kPieceMaxBytes. Small pieces pipeline better where the kernel is short; large ones keep the
+// host's staging of pageable memory ahead once it is long. [SGPU_EIG_PIECE_BYTES]
+constexpr int64_t kPieceBytes = int64_t(12) << 20;    // best, or within 5%, at n = 5 and 10 both ways
+constexpr int64_t kPieceMinMatrices = 10000;          // n = 15: 16 MB pieces 9% faster pageable than 12
+constexpr int64_t kPieceMaxBytes = int64_t(32) << 20;  // n = 5 and 10: 32 MB pieces 15-40% slower
+// zheev's block path (one block per matrix, compute-bound) goes in rounds of kStreams equal pieces,
+// as few rounds as keep a piece within kBlockPieceMaxBytes of input and within
+// max(kBlockFillMatrices, kPieceMaxBytes of) matrices.
+constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;  // bounds a piece's device memory (n = 512: 128)
+constexpr int64_t kBlockFillMatrices = 512;  // a few blocks per SM fill it: zheev n = 64 from host 13-38% faster
+// Pageable operands move through pinned staging buffers in sub-pieces of this many bytes, so that
+// a sub-piece's DMA starts as soon as the host has packed it. [SGPU_EIG_STAGE_CHUNK_BYTES]
+constexpr int64_t kStageChunkBytes = int64_t(16) << 20;  // zheev V n = 256 8% faster; its one loss: n = 64, 5%
+// zheev with vectors on the block path splits a batch of at least this many matrices into
+// kStreams pieces even on device data, so one piece's cuBLAS passes overlap another's kernel.
+// [SGPU_HEEV_SPLIT]
+constexpr int64_t kHeevSplitMinBatch = 200;  // 180 matrices ran up to 6% slower split, 238 and more 5-34% faster
+
+// ---- zheev, small orders: a team per matrix in shared memory (heev_team.cu) ---------------------
+// Lanes per matrix by order for jobz N and V, whether jobz N keeps the matrix in shared memory
+// (else the global-memory warp path serves it), and whether jobz V takes inverse iteration (else
+// the QL/QR chain). A row serves the orders up to its n. [SGPU_HEEV_TEAM, SGPU_HEEV_SMALL,
+// SGPU_HEEV_VECTORS]
+struct HeevTeamRow {
+  int n, lanes_n, lanes_v;
+  bool shared_n, inverse_v;
+};
+constexpr HeevTeamRow kHeevTeam[] = {
+    {4, 2, 2, true, false},     // P = 2 fastest both ways; the chain 35% faster than inverse iteration
+    {8, 4, 4, true, false},     // the chain at P = 4 (18.9 ms) beats inverse iteration's best (20.4)
+    {16, 8, 16, true, true},    // shared memory beats the global path; inverse iteration 33% faster
+    {32, 16, 16, false, true},  // jobz N: the global path's occupancy wins (10.2 against 13.6 ms)
+};
+// The global-memory warp path (eig_warp.cu) for zheev jobz N: the smallest power of two >= n / 2
+// lanes, at least kHeevWarpMinLanes (4 best at n = 4 and 8, 8 at 16, 16 at 32). [SGPU_HEEV_TEAM]
+constexpr int kHeevWarpMinLanes = 4;
+
+// ---- zheev, n >= 33: one thread block per matrix (heev_block.cu) --------------------------------
+// Threads per block: kHeevThreadsSmall up to kHeevSmallN (rows are few, so more matrices in flight
+// per SM), kHeevThreads above (two blocks per SM under 128 registers a thread).
+constexpr int kHeevThreads = 256;
+constexpr int kHeevThreadsSmall = 128;
+constexpr int kHeevSmallN = 64;
+// Phase 1 (reduction to tridiagonal form): loads in flight per thread in the pass, and the order
+// from which the pass reads only the lower triangle. [SGPU_HEEV_PASS]
+constexpr int kHeevPassUnroll = 8;  // not swept
+constexpr int kHeevLowerPassMinN = 128;  // halves the HBM traffic that binds n >= 256; loses at 64
+// Phase 2 (divide and conquer): merge products tiled through shared memory from this many rows
+// (the plain loop took 70% of the top merge at n = 512).
+constexpr int kHeevTiledMinN = 64;
+// Phase 3 (back-transformation X = Q Z) in the block's own kernel: reflectors per pass and rows a
+// lane loads together (a warp per column; 16 reflectors or 2 columns spill registers on sm_90).
+constexpr int kHeevApplyNb = 8;
+constexpr int kHeevApplyRows = 4;
+// Phase 3 by batched ZGEMMs in cuBLAS from this order, kHeevGemmNb reflectors a pass (at most
+// kHeevGemmMaxNb). [SGPU_HEEV_APPLY, SGPU_HEEV_GEMM_NB]
+constexpr int kHeevGemmApplyMinN = 100;  // 7-21% faster than the block's own kernel at n = 100-512
+constexpr int kHeevGemmNb = 32;          // 2-5% faster than 16; 64 within the spread
+constexpr int kHeevGemmMaxNb = 128;
+
+// ---- scan_cols (scan_cols.cu, scan_stream.cuh) ---------------------------------------------------
+// Row-major tiles of k_rows: threads across a tile row (16-byte words) and rows per thread, from
+// the row-major tile sweep. [SGPU_SCAN_TUNE]
+constexpr int kScanRowsTX = 16;
+constexpr int kScanRowsD = 8;
+// Input bytes per streamed piece: about 0.3 ms of PCIe each, three in flight (not swept).
+// [SGPU_SCAN_PIECE_BYTES]
+constexpr int64_t kScanPieceBytes = int64_t(16) << 20;
+
+}  // namespace tuning
+}  // namespace gpu
+}  // namespace sgpu
