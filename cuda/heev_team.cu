@@ -95,14 +95,36 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
 
 using Kernel = void (*)(const Args);
 
+// The kernel for P lanes, or null where it is not built. Only the team sizes tuning::kHeevTeam
+// dispatches are instantiated (jobz N: 2, 4, 8; the chain: 2, 4; inverse iteration: 16): one
+// warp's slots at those sizes take at most 71 KB (n = 32, inverse iteration; jobz N at most
+// 22 KB), within the opt-in shared memory of every architecture from sm_80 on (99 KB or more), so
+// the launch never widens P. Developer builds, whose settings may force any P, build every size.
+#ifdef SGPU_DEV_HOOKS
+constexpr bool kAllSizes = true;
+#else
+constexpr bool kAllSizes = false;
+#endif
+template <int P, bool kWantz, bool kInverse>
+constexpr bool kBuilt = kAllSizes || (kInverse ? P == 16 : kWantz ? P == 2 || P == 4 : P == 2 || P == 4 || P == 8);
+
+template <int P, bool kWantz, bool kInverse>
+Kernel built() {
+  if constexpr (kBuilt<P, kWantz, kInverse>)
+    return k_heev_team<P, kWantz, kInverse>;
+  else
+    return nullptr;
+}
+
 template <bool kWantz, bool kInverse>
 Kernel kernel_for(int lanes) {
   switch (lanes) {
-    case 2: return k_heev_team<2, kWantz, kInverse>;
-    case 4: return k_heev_team<4, kWantz, kInverse>;
-    case 8: return k_heev_team<8, kWantz, kInverse>;
-    case 16: return k_heev_team<16, kWantz, kInverse>;
-    default: return k_heev_team<32, kWantz, kInverse>;
+    case 2: return built<2, kWantz, kInverse>();
+    case 4: return built<4, kWantz, kInverse>();
+    case 8: return built<8, kWantz, kInverse>();
+    case 16: return built<16, kWantz, kInverse>();
+    case 32: return built<32, kWantz, kInverse>();
+    default: return nullptr;
   }
 }
 
@@ -179,6 +201,7 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   }
   const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / warp_bytes);
   const Kernel k = !wantz ? kernel_for<false, false>(p) : inverse ? kernel_for<true, true>(p) : kernel_for<true, false>(p);
+  if (!k) return SGPU_ERR_DEVICE;
   smem_slots::Shape shape;
   if (smem_slots::block_shape(k, warp_bytes, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
   // One block per group of matrices: the block scheduler balances the matrices' uneven iteration
