@@ -9,10 +9,7 @@
 #                sizes (SGPU_EIG_PIECE_BYTES, the list BYTES), ROUNDS times: does a shorter
 #                pipeline fill and drain close the gap?
 #   STAGE=trace  the pipeline's timeline (-DSGPU_PIPE_TRACE, bench/pipe_trace.py) on the pinned
-#                rows below 1.8x, and an A/B of the compile-time switch B_DEFS on them;
-#   STAGE=taper  builds a (defaults), b (B_DEFS, default: shares not tapered) and optionally c
-#                (C_DEFS), test_multi_gpu, an A/B of the pinned rows ROWS, then a's whole table
-#                (several GPUs);
+#                rows ROWS;
 #   STAGE=faults build with -DSGPU_DEV_HOOKS=ON into build-fi and run test_faults (every
 #                allocation, launch and copy of its calls failing in turn), then the same under
 #                compute-sanitizer memcheck --leak-check full with a smaller sweep;
@@ -23,7 +20,7 @@
 #                batches, the crossovers behind AUTO's size model (AUTO_ARGS: its arguments);
 #   STAGE=pageable the benchmark's pageable rows where host staging dominates, under each of the
 #                host-copy settings that could explain their loss on several devices (host thread
-#                counts, OpenMP's wait policy, SGPU_HOSTCOPY_CHUNK, the same device twice).
+#                counts, OpenMP's wait policy, the same device twice, registered memory).
 # Run from the repository root after `source .device/prep.sh`; logs go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
@@ -92,9 +89,6 @@ case "${STAGE:-suite}" in
       run $b --devices 0,1
       run $b --devices 0,0
       run OMP_WAIT_POLICY=passive $b --devices 0,1
-      run SGPU_HOSTCOPY_CHUNK=1048576 $b --devices 0,1
-      run SGPU_HOSTCOPY_CHUNK=262144 $b --devices 0,1
-      run SGPU_HOSTCOPY_CHUNK=1048576 OMP_WAIT_POLICY=passive $b --devices 0,1
       run $b --devices 0,1 --threads 16
       run $b --devices 0,1 --threads 24
       run $b --devices 0,1 --threads 8
@@ -113,70 +107,19 @@ case "${STAGE:-suite}" in
     done 2>&1 | tee "$out/pieces.log"
     ;;
   trace)
-    # The pipeline's timeline on the pinned rows below 1.8x (ROWS): build-t with -DSGPU_PIPE_TRACE
-    # (cuda/pipe_trace.hpp), summarized by bench/pipe_trace.py; then plain builds a (defaults) and
-    # b ($B_DEFS, e.g. -DSGPU_EIG_STREAMS=4) alternately, twice.
-    base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90"
-    third=$(( $(nproc) / 3 ))
-    build_one() {  # dir, definitions
-      cmake -S . -B "$1" $base -DCMAKE_CXX_FLAGS="$2" -DCMAKE_CUDA_FLAGS="$2" > "$out/$1.log" 2>&1 &&
-        cmake --build "$1" -j$third --target sgpu_multi_gpu_bench >> "$out/$1.log" 2>&1 ||
-        { echo "$1 failed"; tail -30 "$out/$1.log"; }
-    }
-    build_one build-t "-DSGPU_PIPE_TRACE" & build_one build-a "" & build_one build-b "${B_DEFS:--DSGPU_EIG_STREAMS=4}" &
-    wait
+    # The pipeline's timeline on the pinned rows ROWS: a build with -DSGPU_PIPE_TRACE
+    # (cuda/pipe_trace.hpp), summarized by bench/pipe_trace.py.
+    cmake -S . -B build-t -G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DCMAKE_CXX_FLAGS=-DSGPU_PIPE_TRACE -DCMAKE_CUDA_FLAGS=-DSGPU_PIPE_TRACE > "$out/build-t.log" 2>&1
+    cmake --build build-t -j"$(nproc)" --target sgpu_multi_gpu_bench >> "$out/build-t.log" 2>&1 ||
+      { tail -30 "$out/build-t.log"; exit 1; }
     IFS=, read -ra rows <<< "${ROWS:-4,7,0}"
-    read -ra envs <<< "${ENVS:--}"  # "-": no extra variable
     for row in "${rows[@]}"; do
-      for e in "${envs[@]}"; do
-        [ "$e" = - ] && e=SGPU_NOTHING=1
-        echo "## trace, row $row, $e"
-        env "$e" build-t/bench/sgpu_multi_gpu_bench --memory pinned --rows "$row" 2> "$out/trace_row${row}_${e%%=*}.txt" |
-          grep -E "^\\| [a-z]" | grep -v "^| routine"
-        python3 bench/pipe_trace.py --pieces 2,7,8 < "$out/trace_row${row}_${e%%=*}.txt"
-      done
+      echo "## trace, row $row"
+      build-t/bench/sgpu_multi_gpu_bench --memory pinned --rows "$row" 2> "$out/trace_row$row.txt" |
+        grep -E "^\\| [a-z]" | grep -v "^| routine"
+      python3 bench/pipe_trace.py --pieces 2,7,8 < "$out/trace_row$row.txt"
     done 2>&1 | tee "$out/trace.log"
-    for round in 1 2; do
-      for e in "${envs[@]}"; do
-        [ "$e" = - ] && e=SGPU_NOTHING=1
-        for s in a b; do
-          echo "## round $round, build $s, $e"
-          env "$e" build-$s/bench/sgpu_multi_gpu_bench --memory "${MEMORY-pinned}" --rows "${ROWS:-4,7,0}" | grep -E "^\\| [a-z]" |
-            grep -v "^| routine"
-        done
-      done
-    done 2>&1 | tee "$out/ab.log"
-    ;;
-  taper)
-    # Build a (the defaults, everything), build b ($B_DEFS, default -DSGPU_EIG_TAPER=0: shares not
-    # tapered) and, when C_DEFS is set, build c ($C_DEFS) side by side; test_multi_gpu from a; the
-    # rows ROWS (MEMORY: pinned unless set, "" both), the builds alternately, twice; then a's whole
-    # table (pinned and pageable).
-    base="-G Ninja -DCMAKE_BUILD_TYPE=Release -DSGPU_DEV_HOOKS=ON -DCMAKE_CUDA_ARCHITECTURES=90"
-    builds="a b"; [ -n "${C_DEFS:-}" ] && builds="a b c"
-    share=$(( $(nproc) / $(wc -w <<< "$builds") ))
-    { cmake -S . -B build $base > "$out/build.log" 2>&1 && cmake --build build -j$share >> "$out/build.log" 2>&1 ||
-        { echo "build failed"; tail -30 "$out/build.log"; }; } &
-    build_variant() {  # name, definitions
-      cmake -S . -B "build-$1" $base -DCMAKE_CXX_FLAGS="$2" -DCMAKE_CUDA_FLAGS="$2" > "$out/build-$1.log" 2>&1 &&
-        cmake --build "build-$1" -j$share --target sgpu_multi_gpu_bench >> "$out/build-$1.log" 2>&1 ||
-        { echo "build-$1 failed"; tail -30 "$out/build-$1.log"; }
-    }
-    build_variant b "${B_DEFS:--DSGPU_EIG_TAPER=0}" &
-    [ -n "${C_DEFS:-}" ] && build_variant c "$C_DEFS" &
-    wait
-    build/tests/test_multi_gpu > "$out/test_multi_gpu.log" 2>&1
-    echo "test_multi_gpu rc=$?"
-    grep -E "FAIL|test_multi_gpu:" "$out/test_multi_gpu.log" | head -20
-    for round in 1 2; do
-      for s in $builds; do
-        [ $s = a ] && dir=build || dir=build-$s
-        echo "## round $round, build $s"
-        $dir/bench/sgpu_multi_gpu_bench --memory "${MEMORY-pinned}" --rows "${ROWS:-4,7,0}" | grep -E "^\\| [a-z]" |
-          grep -v "^| routine"
-      done
-    done 2>&1 | tee "$out/ab.log"
-    build/bench/sgpu_multi_gpu_bench ${BENCH_ARGS:-} 2>&1 | tee "$out/multi_gpu_bench.log"
     ;;
   checks)
     cmake -S . -B build-fi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSGPU_BUILD_BENCH=OFF \

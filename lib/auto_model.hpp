@@ -4,9 +4,8 @@
 //
 // The crossovers below are the smallest batches from which the forced GPU backend, end to end
 // from pageable host memory, beat the forced CPU backend at every larger batch measured, batches
-// growing by 4x (H100 80GB HBM3 with 16 host threads, 2026-11-23, `STAGE=auto bash
-// bench/device_reliability.sh` with and without AUTO_ARGS=--large, sgpu_auto_bench at c74f2f3 and
-// 5025ad5; docs/performance.md, "AUTO for host data"). At orders 4-16 both take 0.14-2.3 ms at
+// growing by 4x (H100 80GB HBM3 with 16 host threads, sgpu_auto_bench; docs/performance.md,
+// "AUTO for host data", has the table, its date, commit and command). At orders 4-16 both take 0.14-2.3 ms at
 // the crossover: the GPU's fixed cost (launches, two copies, a synchronization) is what the CPU
 // has to exceed. Other orders take the row of the largest measured order below them (the
 // crossover falls as the order grows, so the smaller order's is the cautious one); orders below

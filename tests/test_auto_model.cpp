@@ -24,8 +24,8 @@ struct Point {
   int64_t batch;
   double cpu_ms, gpu_ms;
 };
-// `STAGE=auto bash bench/device_reliability.sh` (c74f2f3) and with AUTO_ARGS=--large (5025ad5),
-// 2026-11-23, H100 80GB HBM3, 16 host threads, pageable host memory, best of 3.
+// sgpu_auto_bench's measurements (docs/performance.md, "AUTO for host data", with their commit and
+// command): H100 80GB HBM3, 16 host threads, pageable host memory, best of 3.
 constexpr Point kPoints[] = {
     {K::kDgeev, 4, 1, 0.006, 0.088},
     {K::kDgeev, 4, 4, 0.019, 0.097},
