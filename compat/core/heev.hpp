@@ -199,7 +199,7 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
     // bisection on Sturm counts (dstebz's method), each member its own eigenvalues. dsterf is one
     // serial chain with two divisions a step, run by one lane while the team's other lanes idle
     // and the warp's other teams, on other matrices, diverge from it; bisection keeps every lane
-    // busy and the warp converged (docs/performance.md, "zheev for small n").
+    // busy and the warp converged (docs/tuning.md, "zheev, small orders").
     phase_scale(t, n, e, er, y, false, n, a);
     if (t.step() == 1) {
       info = sterf(t, n, d, er);

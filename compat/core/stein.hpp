@@ -4,7 +4,7 @@
 // eigenvalue, in a few O(n) solves; only eigenvalues closer than dstein's 1e-3 ||T|| form a cluster,
 // whose vectors are reorthogonalized in order by modified Gram-Schmidt. A team's members therefore
 // take whole clusters each and need no synchronization until the end: the QL/QR chain (dsteqr)
-// runs n^2 dependent rotations through one member instead (docs/performance.md, "zheev").
+// runs n^2 dependent rotations through one member instead (docs/tuning.md, "zheev, small orders").
 //
 // Where this differs from dstein, and why:
 // - The start vector of eigenvector j is a hash of (j, i) in [-1, 1) instead of dlarnv's stream,
