@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The suite on a machine with a GPU: the CUDA backend built for this GPU with the developer hooks
 # (-DSGPU_DEV_HOOKS=ON: fault injection, so test_faults runs, and the settings the streaming tests
-# use), every GPU test (a skip fails: exit 77 means only "no GPU"), then compute-sanitizer's memcheck, racecheck and synccheck over the GPU conformance tests at orders
-# that reach every kernel path (shared-memory teams, one warp per matrix, zheev's team and block
-# paths with and without cuBLAS, the scan). "Sanitizer clean" means this script's last line reads
+# use), every GPU test (a skip fails: exit 77 means only "no GPU"), then compute-sanitizer's
+# memcheck, racecheck and synccheck over the GPU conformance tests at orders that reach every
+# kernel path (shared-memory teams, one warp per matrix, zheev's team and block paths with and
+# without cuBLAS, the scan). "Sanitizer clean" means this script's last line reads
 # "sanitizer: 0 errors, 0 hazards".
 #   STAGE=build|test|sanitize|all (default all); logs in $OUT (default /tmp/sgpu-gpu).
 #   SAN_FILTER: an extended regex; the sanitizer stage runs only the tests it matches (the whole
