@@ -1,15 +1,13 @@
 // Generic GPU path of the eigensolvers: a team of lanes per matrix running the shared numerical
-// core (compat/core/), directly on the MW arrangement the caller gave. dgeev/dhseqr: the entry
-// points build a job for the pipeline (eig_pipeline.cu), which runs the shared-memory kernels
-// (eig_smem.cu) and falls back to one warp per matrix on global memory here (generic_eig) for
-// orders whose slots do not fit. zheev: for n <= 32 the shared-memory teams (heev_team.cu) or,
+// core (compat/core/), directly on the MW arrangement the caller gave. dgeev/dhseqr: the pipeline
+// (eig_pipeline.cu) runs the shared-memory kernels (eig_smem.cu) and falls back to one warp per
+// matrix on global memory here (generic_eig) for orders whose slots do not fit. zheev: for n <= 32 the shared-memory teams (heev_team.cu) or,
 // where its table says (jobz N from n = 9), teams of P = n / 2 lanes here on global memory; the
 // block path (heev_block.cu) above; all of it through the pipeline (eig_pipeline.cu), like
 // dgeev/dhseqr. AUTO takes them for device data.
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
 #include "../compat/core/geev.hpp"
@@ -103,8 +101,6 @@ int zheev_team_lanes(int n) {
   return p;
 }
 
-bool is(char c, char want) { return std::toupper((unsigned char)c) == want; }
-
 // Launches launch(grid, block, ws, ws_per) on s for `batch` matrices, `per_warp` of them in flight
 // per warp, with ws_per doubles of stream-ordered device workspace per team (freed behind the
 // kernel). Enough warps to fill the GPU several times over, each looping over its matrices; the
@@ -150,53 +146,6 @@ int generic_eig(const eig_smem::Job& j, cudaStream_t s) {
   });
 }
 
-int dhseqr(sgpu_context* ctx, char job, char compz, int n, int ilo, int ihi, double* H, int ldh, int64_t strideH,
-           double* wr, double* wi, int64_t strideW, double* Z, int ldz, int64_t strideZ, int* info, int64_t batch) {
-  eig_smem::Job j;
-  j.wantt = is(job, 'S');
-  j.compz = is(compz, 'I') ? core::kCompzI : is(compz, 'V') ? core::kCompzV : core::kCompzN;
-  j.n = n;
-  j.ilo = ilo;
-  j.ihi = ihi;
-  j.A = H;
-  j.lda = ldh;
-  j.sA = strideH;
-  j.wr = wr;
-  j.wi = wi;
-  j.sW = strideW;
-  j.Z = j.compz ? Z : nullptr;
-  j.ldz = ldz;
-  j.sZ = strideZ;
-  j.info = info;
-  j.batch = batch;
-  return eig_pipeline::run(ctx, j);
-}
-
-int dgeev(sgpu_context* ctx, char jobvl, char jobvr, int n, double* A, int lda, int64_t strideA, double* wr,
-          double* wi, int64_t strideW, double* VL, int ldvl, int64_t strideVL, double* VR, int ldvr,
-          int64_t strideVR, int* info, int64_t batch) {
-  eig_smem::Job j;
-  j.geev = true;
-  j.wantvl = is(jobvl, 'V');
-  j.wantvr = is(jobvr, 'V');
-  j.n = n;
-  j.A = A;
-  j.lda = lda;
-  j.sA = strideA;
-  j.wr = wr;
-  j.wi = wi;
-  j.sW = strideW;
-  j.Z = j.wantvr ? VR : nullptr;
-  j.ldz = ldvr;
-  j.sZ = strideVR;
-  j.VL = j.wantvl ? VL : nullptr;
-  j.ldvl = ldvl;
-  j.sVL = strideVL;
-  j.info = info;
-  j.batch = batch;
-  return eig_pipeline::run(ctx, j);
-}
-
 // zheev's kernels on device memory, asynchronous on s: the shared-memory teams, or where their
 // table says so, the global-memory teams with a stream-ordered workspace (n <= 32); the block path
 // with workspace blk above.
@@ -236,25 +185,6 @@ WorkspaceNeed workspace_need(const eig_smem::Job& j) {
   eig_smem::Job probe = j;
   if (!eig_smem::plan(probe) && j.geev) w.fixed = (int64_t)sizeof(double) * core::geev_work(n) * kWarpsPerBlock;
   return w;
-}
-
-// Every order through the pipeline (eig_pipeline.cu): host data streamed in pieces with the copies
-// overlapped, device data in place.
-int zheev(sgpu_context* ctx, char jobz, char uplo, int n, void* A, int lda, int64_t strideA, double* w,
-          int64_t strideW, int* info, int64_t batch) {
-  eig_smem::Job j;
-  j.heev = true;
-  j.wantz = is(jobz, 'V');
-  j.lower = is(uplo, 'L');
-  j.n = n;
-  j.A = static_cast<double*>(A);
-  j.lda = lda;
-  j.sA = strideA;
-  j.wr = w;
-  j.sW = strideW;
-  j.info = info;
-  j.batch = batch;
-  return eig_pipeline::run(ctx, j);
 }
 
 }  // namespace gpu
