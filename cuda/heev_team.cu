@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
 using Kernel = void (*)(const Args);
 
 // The kernel for P lanes, or null where it is not built. Only the team sizes tuning::kHeevTeam
-// dispatches are instantiated (jobz N: 2, 4, 8; the chain: 2, 4; inverse iteration: 16): one
+// dispatches are instantiated (today jobz N: 2, 4, 8; the chain: 2, 4; inverse iteration: 16): one
 // warp's slots at those sizes take at most 71 KB (n = 32, inverse iteration; jobz N at most
 // 22 KB), within the opt-in shared memory of every architecture from sm_80 on (99 KB or more), so
 // the launch never widens P. Developer builds, whose settings may force any P, build every size.
@@ -105,8 +105,17 @@ constexpr bool kAllSizes = true;
 #else
 constexpr bool kAllSizes = false;
 #endif
+// Whether tuning::kHeevTeam dispatches P for this kind of call (jobz N only where its row keeps the
+// matrix in shared memory), read from the table itself so that the two cannot disagree.
+constexpr bool dispatched(int P, bool wantz, bool inverse) {
+  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam) {
+    if (!wantz && r.shared_n && r.lanes_n == P) return true;
+    if (wantz && r.inverse_v == inverse && r.lanes_v == P) return true;
+  }
+  return false;
+}
 template <int P, bool kWantz, bool kInverse>
-constexpr bool kBuilt = kAllSizes || (kInverse ? P == 16 : kWantz ? P == 2 || P == 4 : P == 2 || P == 4 || P == 8);
+constexpr bool kBuilt = kAllSizes || dispatched(P, kWantz, kInverse);
 
 template <int P, bool kWantz, bool kInverse>
 Kernel built() {
