@@ -23,7 +23,7 @@ if [ -n "${GEEV_BENCH_ARGS-x}" ]; then
   build/bench/sgpu_geev_bench ${GEEV_BENCH_ARGS:---small} 2>&1 | tee "$out/geev_bench.txt"
 fi
 if [ -n "${PAGEABLE_REGISTER:-}" ]; then
-  SGPU_EIG_PAGEABLE=register build/bench/sgpu_geev_bench ${GEEV_BENCH_ARGS:---small} --pageable-only --no-lapacke 2>&1 | tee "$out/geev_register.txt"
+  SGPU_PAGEABLE=register build/bench/sgpu_geev_bench ${GEEV_BENCH_ARGS:---small} --pageable-only --no-lapacke 2>&1 | tee "$out/geev_register.txt"
 fi
 if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"

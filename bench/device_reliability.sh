@@ -63,7 +63,7 @@ case "${STAGE:-suite}" in
     build-fi/tests/test_multi_gpu > "$out/test_multi_gpu.log" 2>&1
     echo "test_multi_gpu rc=$?"
     grep -E "FAIL|test_multi_gpu:" "$out/test_multi_gpu.log" | head -40
-    SGPU_EIG_PIECE_BYTES=65536 SGPU_EIG_STAGE_CHUNK_BYTES=16384 SGPU_SCAN_PIECE_BYTES=65536 build-fi/tests/test_faults > "$out/test_faults.log" 2>&1
+    SGPU_EIG_PIECE_BYTES=65536 SGPU_STAGE_CHUNK_BYTES=16384 SGPU_SCAN_PIECE_BYTES=65536 build-fi/tests/test_faults > "$out/test_faults.log" 2>&1
     echo "test_faults rc=$?"
     grep -E "FAIL|test_faults:" "$out/test_faults.log" | head -30
     ;;
@@ -92,7 +92,7 @@ case "${STAGE:-suite}" in
       run $b --devices 0,1 --threads 16
       run $b --devices 0,1 --threads 24
       run $b --devices 0,1 --threads 8
-      run SGPU_EIG_PAGEABLE=register $b --devices 0,1
+      run SGPU_PAGEABLE=register $b --devices 0,1
     } 2>&1 | tee "$out/pageable.log"
     ;;
   pieces)
@@ -131,7 +131,7 @@ case "${STAGE:-suite}" in
     grep -E "tests passed|_gpu .*(Passed|Failed|Skipped|Timeout)" "$out/ctest_gpu.log" | sed 's/^ *[0-9]*\/[0-9]* //'
     grep -E "^ *[0-9]+: .*(FAIL|checks|failures)" "$out/ctest_gpu.log" | head -30
     if command -v compute-sanitizer >/dev/null; then
-      export SGPU_EIG_PIECE_BYTES=4096 SGPU_EIG_STAGE_CHUNK_BYTES=1000
+      export SGPU_EIG_PIECE_BYTES=4096 SGPU_STAGE_CHUNK_BYTES=1000
       for tool in memcheck; do
         compute-sanitizer --tool $tool --error-exitcode 9 build-fi/tests/test_eig_stream > "$out/sanitizer_$tool.log" 2>&1
         echo "compute-sanitizer $tool test_eig_stream: rc=$?"
@@ -149,7 +149,7 @@ case "${STAGE:-suite}" in
       -DSGPU_DEV_HOOKS=ON > "$out/build_fi.log" 2>&1
     cmake --build build-fi -j"$(nproc)" --target test_faults >> "$out/build_fi.log" 2>&1 ||
       { tail -40 "$out/build_fi.log"; exit 1; }
-    export SGPU_EIG_PIECE_BYTES=65536 SGPU_EIG_STAGE_CHUNK_BYTES=16384 SGPU_SCAN_PIECE_BYTES=65536
+    export SGPU_EIG_PIECE_BYTES=65536 SGPU_STAGE_CHUNK_BYTES=16384 SGPU_SCAN_PIECE_BYTES=65536
     build-fi/tests/test_faults > "$out/test_faults.log" 2>&1
     echo "test_faults rc=$?"
     grep -E "FAIL|occurrences|device memory|test_faults:" "$out/test_faults.log" | head -60

@@ -1,7 +1,7 @@
 // sgpu_geev_bench: batched dgeev on the GPU, one run, side by side:
 //   dev       sgpu_dgeev_batched on device memory (forced GPU backend), CUDA events
 //   pinned    the same from pinned host memory, end to end (host clock; streamed pipeline)
-//   pageable  the same from pageable host memory (SGPU_EIG_PAGEABLE picks staging or registration)
+//   pageable  the same from pageable host memory (SGPU_PAGEABLE picks staging or registration)
 //   floor     the PCIe floor: cudaMemcpy of the same input bytes H2D plus output bytes D2H (pinned)
 //   LAPACKE   LAPACKE_dgeev_work loop under OpenMP on all host cores (on a subsample when the batch
 //             is large, scaled linearly; the table says which)
@@ -260,7 +260,7 @@ int main(int argc, char** argv) {
   }
   sgpu_context_create(&gctx);
   sgpu_context_set_backend(gctx, SGPU_BACKEND_GPU);
-  const char* pg = std::getenv("SGPU_EIG_PAGEABLE");
+  const char* pg = std::getenv("SGPU_PAGEABLE");
   std::printf("device: %s, %d host threads, pageable mode %s, seeds 5000+n\n", prop.name, omp_get_max_threads(),
               pg ? pg : "stage");
   std::printf("| n | batch | jobvl,jobvr | sgpu dev (ms) | sgpu pinned (ms) | sgpu pageable (ms) | PCIe floor (ms) | "

@@ -1,5 +1,6 @@
 // The CPU backend's batch loop: OpenMP over matrices, each thread with its own slice of the
-// context's cached workspace, info[b] per matrix, the count of matrices with info != 0 returned.
+// workspace the context caches (lib/cache.hpp), info[b] per matrix, the count of matrices with
+// info != 0 returned.
 #pragma once
 #include <omp.h>
 
@@ -7,7 +8,7 @@
 #include <new>
 #include <vector>
 
-#include "../lib/internal.hpp"
+#include "backend.hpp"
 
 namespace sgpu {
 namespace cpu {
@@ -18,25 +19,9 @@ inline int thread_count(const sgpu_context* ctx, int64_t tasks) {
   return nt < 1 ? 1 : nt;
 }
 
-// f(b, work) computes matrix b with `work_per` doubles of workspace and returns its info.
+// The loop itself: matrix b on thread t with workspace ws + t * work_per.
 template <class F>
-int for_each_matrix(sgpu_context* ctx, int64_t batch, int64_t work_per, int* info, F f) {
-  const int nt = thread_count(ctx, batch);
-  const size_t need = (size_t)nt * (size_t)(work_per > 0 ? work_per : 1);
-  std::unique_lock<std::mutex> lock(ctx->ws_mutex, std::try_to_lock);
-  std::vector<double> priv;
-  double* ws;
-  try {
-    if (lock.owns_lock()) {
-      if (ctx->ws.size() < need) ctx->ws.resize(need);
-      ws = ctx->ws.data();
-    } else {
-      priv.resize(need);  // another call holds the cached buffer
-      ws = priv.data();
-    }
-  } catch (const std::bad_alloc&) {
-    return SGPU_ERR_HOST_ALLOC;
-  }
+int run_batch(int nt, int64_t batch, double* ws, int64_t work_per, int* info, F& f) {
   int64_t failed = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : failed)
   {
@@ -49,6 +34,21 @@ int for_each_matrix(sgpu_context* ctx, int64_t batch, int64_t work_per, int* inf
     }
   }
   return failed > INT_MAX ? INT_MAX : (int)failed;
+}
+
+// f(b, work) computes matrix b with `work_per` doubles of workspace and returns its info.
+template <class F>
+int for_each_matrix(sgpu_context* ctx, int64_t batch, int64_t work_per, int* info, F f) {
+  const int nt = thread_count(ctx, batch);
+  const size_t need = (size_t)nt * (size_t)(work_per > 0 ? work_per : 1);
+  return ctx->cpu_cache.borrow<std::vector<double>>([&](std::vector<double>& cache) {
+    try {
+      if (cache.size() < need) cache.resize(need);
+    } catch (const std::bad_alloc&) {
+      return SGPU_ERR_HOST_ALLOC;
+    }
+    return run_batch(nt, batch, cache.data(), work_per, info, f);
+  });
 }
 
 }  // namespace cpu

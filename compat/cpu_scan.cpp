@@ -3,7 +3,7 @@
 #include <omp.h>
 
 #include "batch_loop.hpp"
-#include "../lib/scan_types.hpp"
+#include "scan_types.hpp"
 #include "core/scan.hpp"
 
 namespace sgpu {
@@ -41,11 +41,10 @@ int scan_typed(sgpu_context* ctx, bool row_major, int m, int n, const void* A, i
 
 }  // namespace
 
-int scan_cols(sgpu_context* ctx, int layout, sgpu_type_t tin, sgpu_type_t tout, int m, int n, const void* A, int lda,
-              int64_t strideA, void* B, int ldb, int64_t strideB, int64_t batch) {
-  const bool rm = layout == SGPU_ROW_MAJOR;
-  return with_scan_types(tin, tout, [&](auto in, auto out) {
-    return scan_typed<decltype(in), decltype(out)>(ctx, rm, m, n, A, lda, strideA, B, ldb, strideB, batch);
+int scan_cols(sgpu_context* ctx, const args::ScanCols& a) {
+  return with_scan_types(a.tin, a.tout, [&](auto in, auto out) {
+    return scan_typed<decltype(in), decltype(out)>(ctx, a.row_major, a.m, a.n, a.A, a.lda, a.sA, a.B, a.ldb, a.sB,
+                                                   a.batch);
   });
 }
 

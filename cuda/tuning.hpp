@@ -11,7 +11,7 @@ namespace sgpu {
 namespace gpu {
 namespace tuning {
 
-// ---- dhseqr and dgeev, each matrix in shared memory (eig_smem.cu) -------------------------------
+// ---- dhseqr and dgeev, each matrix in shared memory (kernels/eig_smem) --------------------------
 // Lanes per matrix: a row serves the orders up to its n, larger orders take 32; the launch widens
 // P further until one warp's slots fit in a block. One P for values and vectors alike, because a
 // team's sums depend on P and a call's eigenvalues must not depend on the job flags. [SGPU_EIG_TEAM]
@@ -28,7 +28,7 @@ constexpr EigLanes kEigLanes[] = {
     {64, 32},  // the sweep's fastest
 };
 
-// ---- the streamed pipeline from host memory (eig_pipeline.cu) -----------------------------------
+// ---- the streaming engine from host memory (stream/, drivers/eig.cpp) ---------------------------
 // Streams (lanes) per device: one piece copying in, one computing, one copying out, so that both
 // copy engines and the kernels are busy at once.
 constexpr int kStreams = 3;
@@ -44,14 +44,14 @@ constexpr int64_t kPieceMaxBytes = int64_t(32) << 20;  // n = 5 and 10: 32 MB pi
 constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;  // bounds a piece's device memory (n = 512: 128)
 constexpr int64_t kBlockFillMatrices = 512;  // a few blocks per SM fill it: zheev n = 64 from host 13-38% faster
 // Pageable operands move through pinned staging buffers in sub-pieces of this many bytes, so that
-// a sub-piece's DMA starts as soon as the host has packed it. [SGPU_EIG_STAGE_CHUNK_BYTES]
+// a sub-piece's DMA starts as soon as the host has packed it. [SGPU_STAGE_CHUNK_BYTES]
 constexpr int64_t kStageChunkBytes = int64_t(16) << 20;  // zheev V n = 256 8% faster; its one loss: n = 64, 5%
 // zheev with vectors on the block path splits a batch of at least this many matrices into
 // kStreams pieces even on device data, so one piece's cuBLAS passes overlap another's kernel.
 // [SGPU_HEEV_SPLIT]
 constexpr int64_t kHeevSplitMinBatch = 200;  // 180 matrices ran up to 6% slower split, 238 and more 5-34% faster
 
-// ---- zheev, small orders: a team per matrix in shared memory (heev_team.cu) ---------------------
+// ---- zheev, small orders: a team per matrix in shared memory (kernels/heev_team) ----------------
 // Lanes per matrix by order for jobz N and V, whether jobz N keeps the matrix in shared memory
 // (else the global-memory warp path serves it), and whether jobz V takes inverse iteration (else
 // the QL/QR chain). A row serves the orders up to its n. [SGPU_HEEV_TEAM, SGPU_HEEV_SMALL,
@@ -66,11 +66,11 @@ constexpr HeevTeamRow kHeevTeam[] = {
     {16, 8, 16, true, true},    // shared memory beats the global path; inverse iteration 33% faster
     {32, 16, 16, false, true},  // jobz N: the global path's occupancy wins (10.2 against 13.6 ms)
 };
-// The global-memory warp path (eig_warp.cu) for zheev jobz N: the smallest power of two >= n / 2
+// The global-memory warp path (kernels/eig_warp.cu) for zheev jobz N: the smallest power of two >= n / 2
 // lanes, at least kHeevWarpMinLanes (4 best at n = 4 and 8, 8 at 16, 16 at 32). [SGPU_HEEV_TEAM]
 constexpr int kHeevWarpMinLanes = 4;
 
-// ---- zheev, n >= 33: one thread block per matrix (heev_block.cu) --------------------------------
+// ---- zheev, n >= 33: one thread block per matrix (kernels/heev_block) ---------------------------
 // Threads per block: kHeevThreadsSmall up to kHeevSmallN (rows are few, so more matrices in flight
 // per SM), kHeevThreads above (two blocks per SM under 128 registers a thread).
 constexpr int kHeevThreads = 256;
@@ -93,7 +93,7 @@ constexpr int kHeevGemmApplyMinN = 100;  // 7-21% faster than the block's own ke
 constexpr int kHeevGemmNb = 32;          // 2-5% faster than 16; 64 within the spread
 constexpr int kHeevGemmMaxNb = 128;
 
-// ---- scan_cols (scan_cols.cu, scan_stream.cuh) ---------------------------------------------------
+// ---- scan_cols (kernels/scan.cu, drivers/scan_plan.hpp) -----------------------------------------
 // Row-major tiles of k_rows: threads across a tile row (16-byte words) and rows per thread, from
 // the row-major tile sweep. [SGPU_SCAN_TUNE]
 constexpr int kScanRowsTX = 16;

@@ -1,9 +1,8 @@
-// The one path every entry point takes after its argument check: pick the backend, make the
-// memory it was given usable by that backend, and call it.
+// The one path every entry point takes after its argument check: classify where each operand
+// lives (once per call), pick the backend, make the memory usable by that backend, and call it.
 #pragma once
-#include <cstddef>
-#include <initializer_list>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "internal.hpp"
@@ -11,83 +10,86 @@
 
 namespace sgpu {
 
-// Bytes spanned by `count` items of `rows` x `cols` elements (leading dimension ld, items `stride`
-// apart) of `elem` bytes each; 0 when there is nothing.
-inline size_t span_bytes(int64_t count, int64_t stride, int64_t ld, int64_t rows, int64_t cols, size_t elem) {
-  if (count <= 0 || rows <= 0 || cols <= 0) return 0;
-  return (size_t)((count - 1) * stride + (cols - 1) * ld + rows) * elem;
+// Fills a.kind[] (one pointer query per operand that the call touches) and returns a.
+template <class Args>
+Args& classify_operands(Args& a) {
+  int k = 0;
+  a.operands([&](auto*& p, size_t bytes, bool) { a.kind[k++] = p && bytes ? gpu::classify(p) : MemKind::kHost; });
+  return a;
 }
 
-namespace detail {
+// No operand the call touches is in host memory.
+template <class Args>
+bool device_data(Args a) {
+  int k = 0;
+  bool dev = true;
+  a.operands([&](auto*& p, size_t bytes, bool) { dev = dev && !(p && bytes && host_memory(a.kind[k])), ++k; });
+  return dev;
+}
 
-// Runs call() with every device-memory operand replaced by a host copy of its whole span (outputs
-// too, so that the gaps between matrices go back exactly as they were), outputs copied back after.
-// Operands whose spans overlap share one host buffer (stage_plan.hpp).
-template <class Call>
-int with_host_staging(std::initializer_list<Operand> ops, Call call) {
+// Runs call(s) with s = a but every device-memory operand replaced by a host copy of its whole
+// span (outputs too, so that the gaps between matrices go back exactly as they were), outputs
+// copied back after a call that ran (success or per-matrix info). Operands whose spans overlap
+// share one host buffer (stage_plan.hpp).
+template <class Args, class Call>
+int with_host_staging(const Args& a, Call call) {
+  Args s = a;
+  std::vector<Operand> ops;
+  s.operands([&](auto*& p, size_t bytes, bool out) { ops.push_back(Operand{(void*)p, bytes, out}); });
   const StagePlan plan =
-      plan_stage(ops.begin(), ops.size(), [](const Operand& op) { return gpu::classify(*op.ptr) == gpu::MemKind::kDevice; });
+      plan_stage(ops.data(), ops.size(), [&](size_t k) { return a.kind[k] == MemKind::kDevice; });
+  if (plan.groups.empty()) return call(s);
   std::vector<std::vector<unsigned char>> buffers;
   try {
     for (const StagePlan::Group& g : plan.groups) buffers.emplace_back(g.bytes);
   } catch (const std::bad_alloc&) {
     return SGPU_ERR_HOST_ALLOC;
   }
-  int st = 0;
-  for (size_t g = 0; g < plan.groups.size() && st == 0; ++g)
-    st = gpu::copy(buffers[g].data(), reinterpret_cast<void*>(plan.groups[g].base), plan.groups[g].bytes);
-  std::vector<void*> original(ops.size());
+  for (size_t g = 0; g < plan.groups.size(); ++g)
+    if (int c = gpu::copy(buffers[g].data(), reinterpret_cast<void*>(plan.groups[g].base), plan.groups[g].bytes))
+      return c;
   size_t k = 0;
-  for (const Operand& op : ops) {
-    original[k] = *op.ptr;
-    if (plan.group[k] >= 0) *op.ptr = buffers[plan.group[k]].data() + plan.offset[k];
+  s.operands([&](auto*& p, size_t, bool) {
+    if (plan.group[k] >= 0) {
+      p = static_cast<std::remove_reference_t<decltype(p)>>(static_cast<void*>(buffers[plan.group[k]].data() + plan.offset[k]));
+      s.kind[k] = MemKind::kHost;
+    }
     ++k;
-  }
-  if (st == 0) st = call();
-  k = 0;
-  for (const Operand& op : ops) *op.ptr = original[k++];
-  // Results go back only from a call that ran (st >= 0: success or per-matrix info).
+  });
+  const int st = call(s);
   if (st >= 0)
     for (size_t g = 0; g < plan.groups.size(); ++g)
-      if (plan.groups[g].out) {
-        int c = gpu::copy(reinterpret_cast<void*>(plan.groups[g].base), buffers[g].data(), plan.groups[g].bytes);
-        if (c != 0) return c;
-      }
+      if (plan.groups[g].out)
+        if (int c = gpu::copy(reinterpret_cast<void*>(plan.groups[g].base), buffers[g].data(), plan.groups[g].bytes))
+          return c;
   return st;
 }
 
-}  // namespace detail
-
-// Calls cpu_call() or gpu_call() for routine r on ctx. The CPU backend computes on host-accessible
-// memory, so device-memory operands are staged through host buffers for it; the GPU backend on
-// device-accessible memory, so host-memory operands are staged through device buffers for it.
-template <class CpuCall, class GpuCall>
-int dispatch(sgpu_context* ctx, Routine r, const CallSize& size, std::initializer_list<Operand> ops, CpuCall cpu_call,
-             GpuCall gpu_call) {
-  bool device_data = true;  // (only AUTO asks: a pointer query costs about a microsecond)
-  if (ctx->backend == SGPU_BACKEND_AUTO)
-    for (const Operand& op : ops)
-      if (*op.ptr && op.bytes && gpu::classify(*op.ptr) == gpu::MemKind::kHost) device_data = false;
-  const sgpu_backend_t b = choose_backend(ctx, r, device_data, size);
+// Calls cpu_call(ctx, a) or gpu_call(ctx, a) for routine r on ctx (a classified). The CPU backend computes on
+// host-accessible memory, so device-memory operands are staged through host buffers for it; the
+// GPU backend takes operands wherever they are (it streams or stages host memory itself).
+template <class Args, class CpuCall, class GpuCall>
+int dispatch(sgpu_context* ctx, Routine r, const CallSize& size, const Args& a, CpuCall cpu_call, GpuCall gpu_call) {
+  const sgpu_backend_t b = choose_backend(ctx, r, device_data(a), size);
   if (b == SGPU_BACKEND_GPU) {
     if (gpu::device_count() == 0) return SGPU_ERR_NO_BACKEND;
     if (!gpu::has_routine(r)) return SGPU_ERR_NOT_SUPPORTED;
-    if (gpu::streams_host(r)) return gpu::on_device(ctx, [&] { return gpu_call(); });
-    return gpu::with_device_operands(ctx, ops.begin(), ops.size(), [&] { return gpu_call(); });
+    return gpu_call(ctx, a);
   }
-  return detail::with_host_staging(ops, cpu_call);
+  return with_host_staging(a, [&](const Args& s) { return cpu_call(ctx, s); });
 }
 
 // After a resource or backend error (status < -1000) no matrix may read as done: every info[b]
 // becomes SGPU_INFO_NOT_COMPUTED (-1), in host or device memory (best effort: a device that
-// cannot take a memset keeps what it has). Returns status.
-inline int mark_not_computed(int status, int* info, int64_t batch) {
-  if (status >= -1000 || !info || batch <= 0) return status;
-  if (gpu::classify(info) == gpu::MemKind::kDevice) {
+// cannot take a memset keeps what it has). Returns status. a: the call's classified arguments.
+template <class Args>
+int mark_not_computed(int status, const Args& a) {
+  if (status >= -1000 || !a.info || a.batch <= 0) return status;
+  if (a.kind[Args::kInfo] == MemKind::kDevice) {
     static_assert(SGPU_INFO_NOT_COMPUTED == -1, "a memset of 0xFF bytes writes -1");
-    (void)gpu::fill_bytes(info, 0xFF, sizeof(int) * (size_t)batch);
+    (void)gpu::fill_bytes(a.info, 0xFF, sizeof(int) * (size_t)a.batch);
   } else {
-    for (int64_t b = 0; b < batch; ++b) info[b] = SGPU_INFO_NOT_COMPUTED;
+    for (int64_t b = 0; b < a.batch; ++b) a.info[b] = SGPU_INFO_NOT_COMPUTED;
   }
   return status;
 }

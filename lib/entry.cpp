@@ -1,10 +1,11 @@
-// The extern "C" entry points: argument check -> quick return -> dispatch. Nothing is read or
-// written before the check has passed. Each entry point lists its data operands (extent in bytes,
-// written or not) so that dispatch can stage device memory for the CPU backend.
+// The extern "C" entry points: argument check -> quick return -> decode into the routine's
+// argument struct (backend.hpp) -> classify its operands -> dispatch. Nothing is read or written
+// before the check has passed.
 #include <cctype>
 #include <cstdio>
 
 #include "check.hpp"
+#include "core/hseqr.hpp"
 #include "dispatch.hpp"
 #include "internal.hpp"
 
@@ -12,8 +13,6 @@ using namespace sgpu;
 
 namespace {
 bool is(char c, char want) { return std::toupper((unsigned char)c) == want; }
-template <class T>
-T* as(void* p) { return static_cast<T*>(p); }
 
 // Argument names in order (ctx is argument 1), for the SGPU_VERBOSE report of an illegal one.
 const char* const kDhseqrArgs[] = {"ctx", "job", "compz", "n", "ilo", "ihi", "H", "ldh", "strideH", "wr", "wi",
@@ -45,23 +44,27 @@ int sgpu_dhseqr_batched(sgpu_context_t ctx, char job, char compz, int n, int ilo
                                 strideZ, info, batch));
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
-  const bool wantz = !is(compz, 'N');
-  void *h = H, *r = wr, *i = wi, *z = wantz ? Z : nullptr, *f = info;
-  const size_t D = sizeof(double);
-  return mark_not_computed(dispatch(
-      c, Routine::kDhseqr, CallSize{n, batch, wantz},
-      {{&h, span_bytes(batch, strideH, ldh, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
-       {&i, span_bytes(batch, strideW, n, n, 1, D), true},
-       {&z, wantz ? span_bytes(batch, strideZ, ldz, n, n, D) : 0, true},
-       {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
-      [&] {
-        return cpu::dhseqr(c, job, compz, n, ilo, ihi, as<double>(h), ldh, strideH, as<double>(r), as<double>(i),
-                           strideW, as<double>(z), ldz, strideZ, as<int>(f), batch);
-      },
-      [&] {
-        return gpu::dhseqr(c, job, compz, n, ilo, ihi, as<double>(h), ldh, strideH, as<double>(r), as<double>(i),
-                           strideW, as<double>(z), ldz, strideZ, as<int>(f), batch);
-      }), info, batch);
+  args::Dhseqr a;
+  a.wantt = is(job, 'S');
+  a.compz = is(compz, 'I') ? core::kCompzI : is(compz, 'V') ? core::kCompzV : core::kCompzN;
+  a.n = n;
+  a.ilo = ilo;
+  a.ihi = ihi;
+  a.H = H;
+  a.ldh = ldh;
+  a.sH = strideH;
+  a.wr = wr;
+  a.wi = wi;
+  a.sW = strideW;
+  a.Z = a.compz != core::kCompzN ? Z : nullptr;
+  a.ldz = ldz;
+  a.sZ = strideZ;
+  a.info = info;
+  a.batch = batch;
+  return mark_not_computed(
+      dispatch(c, Routine::kDhseqr, CallSize{n, batch, a.Z != nullptr}, classify_operands(a), cpu::dhseqr,
+               gpu::dhseqr),
+      a);
 }
 
 int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double* A, int lda, int64_t strideA,
@@ -73,25 +76,27 @@ int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int n, double
                                ldvr, strideVR, info, batch));
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
-  void *a = A, *r = wr, *i = wi, *f = info;
-  void *vl = is(jobvl, 'V') ? VL : nullptr, *vr = is(jobvr, 'V') ? VR : nullptr;
-  const size_t D = sizeof(double);
-  return mark_not_computed(dispatch(
-      c, Routine::kDgeev, CallSize{n, batch, vl || vr},
-      {{&a, span_bytes(batch, strideA, lda, n, n, D), true}, {&r, span_bytes(batch, strideW, n, n, 1, D), true},
-       {&i, span_bytes(batch, strideW, n, n, 1, D), true},
-       // (the stride of an output not requested is not checked: its span is not computed)
-       {&vl, vl ? span_bytes(batch, strideVL, ldvl, n, n, D) : 0, true},
-       {&vr, vr ? span_bytes(batch, strideVR, ldvr, n, n, D) : 0, true},
-       {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
-      [&] {
-        return cpu::dgeev(c, jobvl, jobvr, n, as<double>(a), lda, strideA, as<double>(r), as<double>(i), strideW,
-                          as<double>(vl), ldvl, strideVL, as<double>(vr), ldvr, strideVR, as<int>(f), batch);
-      },
-      [&] {
-        return gpu::dgeev(c, jobvl, jobvr, n, as<double>(a), lda, strideA, as<double>(r), as<double>(i), strideW,
-                          as<double>(vl), ldvl, strideVL, as<double>(vr), ldvr, strideVR, as<int>(f), batch);
-      }), info, batch);
+  args::Dgeev a;
+  a.wantvl = is(jobvl, 'V');
+  a.wantvr = is(jobvr, 'V');
+  a.n = n;
+  a.A = A;
+  a.lda = lda;
+  a.sA = strideA;
+  a.wr = wr;
+  a.wi = wi;
+  a.sW = strideW;
+  a.VL = a.wantvl ? VL : nullptr;
+  a.ldvl = ldvl;
+  a.sVL = strideVL;
+  a.VR = a.wantvr ? VR : nullptr;
+  a.ldvr = ldvr;
+  a.sVR = strideVR;
+  a.info = info;
+  a.batch = batch;
+  return mark_not_computed(dispatch(c, Routine::kDgeev, CallSize{n, batch, a.wantvl || a.wantvr},
+                                    classify_operands(a), cpu::dgeev, gpu::dgeev),
+                           a);
 }
 
 int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_complex_double* A, int lda,
@@ -101,15 +106,19 @@ int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n, sgpu_com
                   check::zheev(c != nullptr, jobz, uplo, n, A, lda, strideA, w, strideW, info, batch));
   if (st != 0) return st;
   if (n == 0 || batch == 0) return 0;
-  void *a = static_cast<void*>(A), *ww = w, *f = info;
-  return mark_not_computed(dispatch(
-      c, Routine::kZheev, CallSize{n, batch, is(jobz, 'V')},
-      {{&a, span_bytes(batch, strideA, lda, n, n, 2 * sizeof(double)), true},
-       {&ww, span_bytes(batch, strideW, n, n, 1, sizeof(double)), true},
-       {&f, span_bytes(batch, 1, 1, 1, 1, sizeof(int)), true}},
-      [&] { return cpu::zheev(c, jobz, uplo, n, a, lda, strideA, as<double>(ww), strideW, as<int>(f), batch); },
-      [&] { return gpu::zheev(c, jobz, uplo, n, a, lda, strideA, as<double>(ww), strideW, as<int>(f), batch); }),
-      info, batch);
+  args::Zheev a;
+  a.wantz = is(jobz, 'V');
+  a.lower = is(uplo, 'L');
+  a.n = n;
+  a.A = static_cast<void*>(A);
+  a.lda = lda;
+  a.sA = strideA;
+  a.w = w;
+  a.sW = strideW;
+  a.info = info;
+  a.batch = batch;
+  return mark_not_computed(
+      dispatch(c, Routine::kZheev, CallSize{n, batch, a.wantz}, classify_operands(a), cpu::zheev, gpu::zheev), a);
 }
 
 int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_type_t type_out, int m, int n,
@@ -120,16 +129,23 @@ int sgpu_scan_cols(sgpu_context_t ctx, int layout, sgpu_type_t type_in, sgpu_typ
                                    batch));
   if (st != 0) return st;
   if (m == 0 || n == 0 || batch == 0) return 0;
-  // Storage shape: `lines` of `len` contiguous elements (columns col-major, rows row-major).
-  const bool rm = layout == SGPU_ROW_MAJOR;
-  const int64_t lines = rm ? m : n, len = rm ? n : m;
-  void *a = const_cast<void*>(A), *b = B;
-  return dispatch(
-      c, Routine::kScanCols, CallSize{m, batch, false},
-      {{&a, span_bytes(batch, strideA, lda, len, lines, check::type_size(type_in)), false},
-       {&b, span_bytes(batch, strideB, ldb, len, lines, check::type_size(type_out)), true}},
-      [&] { return cpu::scan_cols(c, layout, type_in, type_out, m, n, a, lda, strideA, b, ldb, strideB, batch); },
-      [&] { return gpu::scan_cols(c, layout, type_in, type_out, m, n, a, lda, strideA, b, ldb, strideB, batch); });
+  args::ScanCols a;
+  a.row_major = layout == SGPU_ROW_MAJOR;
+  a.tin = type_in;
+  a.tout = type_out;
+  a.ein = (size_t)check::type_size(type_in);
+  a.eout = (size_t)check::type_size(type_out);
+  a.m = m;
+  a.n = n;
+  a.A = A;
+  a.lda = lda;
+  a.sA = strideA;
+  a.B = B;
+  a.ldb = ldb;
+  a.sB = strideB;
+  a.batch = batch;
+  return dispatch(c, Routine::kScanCols, CallSize{m, batch, false}, classify_operands(a), cpu::scan_cols,
+                  gpu::scan_cols);
 }
 
 }  // extern "C"

@@ -1,5 +1,5 @@
 // The largest sub-batch that fits a budget, shared by the pipelines that split a call under a
-// device-memory limit (cuda/eig_pipeline.cu run_staged, cuda/scan_cols.cu's staged matrices).
+// device-memory limit (cuda/drivers/eig.cpp run_staged, cuda/drivers/scan.cpp's staged matrices).
 #pragma once
 #include <cstdint>
 

@@ -10,9 +10,15 @@
 #include <cstdint>
 #include <vector>
 
-#include "internal.hpp"
-
 namespace sgpu {
+
+// A data operand as staging sees it: where it is, how many bytes the call may touch from it, and
+// whether the call writes it.
+struct Operand {
+  void* p;
+  size_t bytes;
+  bool out;
+};
 
 struct StagePlan {
   struct Group {
@@ -25,7 +31,7 @@ struct StagePlan {
   std::vector<size_t> offset;   // per operand: its byte offset in the group's buffer
 };
 
-// Groups the operands for which staged(op) holds (non-NULL, non-empty ones only).
+// Groups the operands k for which staged(k) holds (non-NULL, non-empty ones only).
 template <class Staged>
 StagePlan plan_stage(const Operand* ops, size_t count, Staged staged) {
   StagePlan p;
@@ -33,8 +39,8 @@ StagePlan plan_stage(const Operand* ops, size_t count, Staged staged) {
   p.offset.assign(count, 0);
   std::vector<size_t> order;
   for (size_t k = 0; k < count; ++k)
-    if (*ops[k].ptr && ops[k].bytes && staged(ops[k])) order.push_back(k);
-  auto at = [&](size_t k) { return reinterpret_cast<uintptr_t>(*ops[k].ptr); };
+    if (ops[k].p && ops[k].bytes && staged(k)) order.push_back(k);
+  auto at = [&](size_t k) { return reinterpret_cast<uintptr_t>(ops[k].p); };
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return at(a) < at(b); });
   for (size_t k : order) {
     const uintptr_t lo = at(k), hi = lo + ops[k].bytes;

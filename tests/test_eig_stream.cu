@@ -1,6 +1,6 @@
 // dhseqr, dgeev and zheev from host memory on the GPU backend: the streamed pipeline
-// (cuda/eig_pipeline.cu) cuts the batch into pieces (SGPU_EIG_PIECE_BYTES is set small by CTest,
-// and SGPU_EIG_STAGE_CHUNK_BYTES smaller, so that staged pieces move in sub-pieces), from pageable
+// (cuda/drivers/eig.cpp, through cuda/stream/engine.cpp) cuts the batch into pieces (SGPU_EIG_PIECE_BYTES is set small by CTest,
+// and SGPU_STAGE_CHUNK_BYTES smaller, so that staged pieces move in sub-pieces), from pageable
 // and from pinned memory, and must give bitwise the results of the same call on device memory (whose
 // accuracy the conformance suite checks): every output element written, the gaps inside and
 // between matrices untouched, and one matrix holding NaN failing alone (info > 0) while all the

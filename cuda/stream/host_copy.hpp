@@ -1,4 +1,4 @@
-// Parallel host copies for the streamed pipelines (host_copy.cpp).
+// Parallel host copies for the streaming engine (host_copy.cpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -14,13 +14,13 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "../compat/core/heev.hpp"
-#include "../lib/internal.hpp"
-#include "fault.hpp"
-#include "heev_team.hpp"
-#include "smem_slots.cuh"
-#include "team.cuh"
-#include "dev_setting.hpp"
+#include "core/heev.hpp"
+#include "backend.hpp"
+#include "device/fault.hpp"
+#include "kernels/heev_team.hpp"
+#include "device/smem_slots.cuh"
+#include "device/team.cuh"
+#include "device/dev_setting.hpp"
 #include "tuning.hpp"
 
 namespace sgpu {

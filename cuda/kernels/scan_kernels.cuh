@@ -16,7 +16,7 @@
 #pragma once
 #include <stdint.h>
 
-#include "scan_chain.cuh"
+#include "kernels/scan_chain.cuh"
 
 namespace sgpu {
 namespace cuda {

@@ -1,21 +1,18 @@
-// Host operands of sgpu_scan_cols, streamed: the work is cut into independent pieces, and each
-// piece goes H2D copy -> scan -> D2H copy on one of three streams, so one piece's copies overlap
-// the others' copies and kernels (two copy engines, one each way). 2-D copies touch only matrix
-// entries (the gaps between columns and between matrices are never written), and device memory
-// stays bounded by three pieces. Pieces:
+// How sgpu_scan_cols's host operands are cut into pieces for the streaming engine
+// (stream/engine.hpp; drivers/scan.cpp). The pieces are independent; each is rows of a 2-D copy,
+// so only matrix entries are touched (the gaps between columns and between matrices are never
+// written). Pieces:
 //  - packed batches (stride == ld * lines for A and B): runs of whole matrices, one 2-D copy each;
 //  - otherwise matrices of at least a piece: column-major, runs of columns; row-major, runs of
 //    columns too (all rows of a column range: the scan runs down the rows, the range across).
 //    Smaller unpacked matrices are staged whole (StreamPlan::ok false).
-// Each stream has its own look-back state (tickets are counted per stream).
+// Each lane has its own look-back state (tickets are counted per stream).
 #pragma once
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
-#include "dev_setting.hpp"
+#include "device/dev_setting.hpp"
 #include "tuning.hpp"
 
 namespace sgpu {

@@ -9,11 +9,11 @@
 
 #include <cstdint>
 
-#include "../compat/core/geev.hpp"
-#include "../compat/core/hseqr.hpp"
-#include "eig_smem.hpp"
-#include "smem_slots.cuh"
-#include "team.cuh"
+#include "core/geev.hpp"
+#include "core/hseqr.hpp"
+#include "kernels/eig_smem.hpp"
+#include "device/smem_slots.cuh"
+#include "device/team.cuh"
 
 namespace sgpu {
 namespace gpu {

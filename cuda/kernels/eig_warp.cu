@@ -1,29 +1,26 @@
-// Generic GPU path of the eigensolvers: a team of lanes per matrix running the shared numerical
-// core (compat/core/), directly on the MW arrangement the caller gave. dgeev/dhseqr: the pipeline
-// (eig_pipeline.cu) runs the shared-memory kernels (eig_smem.cu) and falls back to one warp per
-// matrix on global memory here (generic_eig) for orders whose slots do not fit. zheev: for n <= 32 the shared-memory teams (heev_team.cu) or,
-// where its table says (jobz N from n = 9), teams of P = n / 2 lanes here on global memory; the
-// block path (heev_block.cu) above; all of it through the pipeline (eig_pipeline.cu), like
-// dgeev/dhseqr. AUTO takes them for device data.
+// The generic warp path of the eigensolvers: a team of lanes per matrix running the shared
+// numerical core (compat/core/) on global memory, directly on the MW arrangement the caller gave.
+// It serves dhseqr and dgeev at orders whose shared-memory slots do not fit (one warp per
+// matrix), and zheev for n <= 32 where the tuning table prefers it to the shared-memory teams
+// (teams of P lanes, several matrices per warp). The drivers' view is eig_warp.hpp.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "../compat/core/geev.hpp"
-#include "../compat/core/heev.hpp"
-#include "../compat/core/hseqr.hpp"
-#include "../lib/internal.hpp"
-#include "fault.hpp"
-#include "eig_pipeline.hpp"
-#include "heev_block.hpp"
-#include "heev_team.hpp"
-#include "team.cuh"
-#include "dev_setting.hpp"
+#include "core/geev.hpp"
+#include "core/heev.hpp"
+#include "core/hseqr.hpp"
+#include "backend.hpp"
+#include "device/dev_setting.hpp"
+#include "device/fault.hpp"
+#include "device/team.cuh"
+#include "kernels/eig_warp.hpp"
 #include "tuning.hpp"
 
 namespace sgpu {
 namespace gpu {
+namespace eig_warp {
 
 namespace {
 
@@ -132,9 +129,7 @@ int launch_warps(int64_t batch, int per_warp, int64_t ws_per, int64_t ws_limit, 
 
 }  // namespace
 
-// The dhseqr/dgeev kernels for orders whose slots do not fit in shared memory (eig_smem.cu):
-// one warp per matrix on global memory. Its workspace is stream-ordered (freed behind the kernel).
-int generic_eig(const eig_smem::Job& j, cudaStream_t s) {
+int eig(const EigJob& j, cudaStream_t s) {
   const int64_t ws_per = j.geev ? core::geev_work(j.n) : 0;
   return launch_warps(j.batch, 1, ws_per, j.ws_limit, s, [&](int grid, int block, double* ws, int64_t per) {
     if (j.geev)
@@ -146,17 +141,13 @@ int generic_eig(const eig_smem::Job& j, cudaStream_t s) {
   });
 }
 
-// zheev's kernels on device memory, asynchronous on s: the shared-memory teams, or where their
-// table says so, the global-memory teams with a stream-ordered workspace (n <= 32); the block path
-// with workspace blk above.
-int heev_enqueue(const eig_smem::Job& j, cudaStream_t s, heev_block::Workspace* blk) {
+int64_t eig_workspace(const EigJob& j) {
+  return j.geev ? (int64_t)sizeof(double) * core::geev_work(j.n) * kWarpsPerBlock : 0;
+}
+
+int zheev(const EigJob& j, cudaStream_t s) {
   const int n = j.n;
   if (j.batch == 0) return 0;
-  if (heev_block::serves(n))
-    return heev_block::enqueue(blk, s, j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch,
-                               (size_t)j.ws_limit);
-  if (heev_team::serves(n, j.wantz))
-    return heev_team::launch(j.wantz, j.lower, n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
   const int p = zheev_team_lanes(n);
   return launch_warps(j.batch, 32 / p, core::heev_work(n, j.wantz, core::kHeevInverse, p), j.ws_limit, s,
                       [&](int grid, int block, double* ws, int64_t per) {
@@ -171,21 +162,11 @@ int heev_enqueue(const eig_smem::Job& j, cudaStream_t s, heev_block::Workspace* 
                       });
 }
 
-WorkspaceNeed workspace_need(const eig_smem::Job& j) {
-  WorkspaceNeed w;
-  const int n = j.n;
-  if (j.heev) {
-    if (heev_block::serves(n)) w.per_matrix = heev_block::workspace_per_matrix(j.wantz, n);
-    else if (!heev_team::serves(n, j.wantz)) {
-      const int p = zheev_team_lanes(n);  // launch_warps: one block of 32 / p matrices per warp
-      w.fixed = (int64_t)sizeof(double) * core::heev_work(n, j.wantz, core::kHeevInverse, p) * kWarpsPerBlock * (32 / p);
-    }
-    return w;
-  }
-  eig_smem::Job probe = j;
-  if (!eig_smem::plan(probe) && j.geev) w.fixed = (int64_t)sizeof(double) * core::geev_work(n) * kWarpsPerBlock;
-  return w;
+int64_t zheev_workspace(int n, bool wantz) {
+  const int p = zheev_team_lanes(n);  // launch_warps: one block of 32 / p matrices per warp
+  return (int64_t)sizeof(double) * core::heev_work(n, wantz, core::kHeevInverse, p) * kWarpsPerBlock * (32 / p);
 }
 
+}  // namespace eig_warp
 }  // namespace gpu
 }  // namespace sgpu

@@ -30,17 +30,17 @@
 #include <cstring>
 #include <new>
 
-#include "../compat/core/bisect.hpp"
-#include "../compat/core/heev.hpp"
-#include "../compat/core/reflect.hpp"
-#include "../compat/core/stedc.hpp"
-#include "../lib/internal.hpp"
-#include "fault.hpp"
-#include "cublas_dl.hpp"
-#include "heev_block.hpp"
-#include "smem_slots.cuh"
-#include "team.cuh"
-#include "dev_setting.hpp"
+#include "core/bisect.hpp"
+#include "core/heev.hpp"
+#include "core/reflect.hpp"
+#include "core/stedc.hpp"
+#include "backend.hpp"
+#include "device/fault.hpp"
+#include "blas/cublas_dl.hpp"
+#include "kernels/heev_block.hpp"
+#include "device/smem_slots.cuh"
+#include "device/team.cuh"
+#include "device/dev_setting.hpp"
 #include "tuning.hpp"
 
 namespace sgpu {

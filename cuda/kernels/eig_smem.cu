@@ -13,10 +13,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "../lib/internal.hpp"
-#include "dev_setting.hpp"
-#include "eig_smem_kernel.cuh"
-#include "fault.hpp"
+#include "backend.hpp"
+#include "device/dev_setting.hpp"
+#include "kernels/eig_smem_kernel.cuh"
+#include "device/fault.hpp"
 #include "tuning.hpp"
 
 namespace sgpu {

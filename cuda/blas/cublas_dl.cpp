@@ -1,5 +1,5 @@
 // cuBLAS loaded with dlopen (see cublas_dl.hpp for why).
-#include "cublas_dl.hpp"
+#include "blas/cublas_dl.hpp"
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "internal.hpp"
-#include "dev_setting.hpp"
+#include "backend.hpp"
+#include "device/dev_setting.hpp"
 
 namespace sgpu {
 namespace gpu {

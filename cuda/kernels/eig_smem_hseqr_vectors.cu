@@ -1,6 +1,6 @@
 // The shared-memory kernels of one mode (kHseqrVectors), for every team size: eig_smem_kernel.cuh.
 #define SGPU_EIG_SMEM_INSTANTIATE
-#include "eig_smem_kernel.cuh"
+#include "kernels/eig_smem_kernel.cuh"
 
 namespace sgpu {
 namespace gpu {

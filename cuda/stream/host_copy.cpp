@@ -1,11 +1,11 @@
-// Host-side copies of the streamed pipelines (eig_pipeline.cu): pageable user memory to and from
+// Host-side copies of the streaming engine (engine.cpp): pageable user memory to and from
 // pinned staging buffers, split over the host cores (one core copies about 10 GB/s, less than a
 // PCIe 5 link moves; seed 000 §2's overlap needs the staging to keep up with the link).
 #include <omp.h>
 
 #include <cstring>
 
-#include "host_copy.hpp"
+#include "stream/host_copy.hpp"
 
 namespace sgpu {
 namespace gpu {

@@ -20,7 +20,7 @@
 #pragma once
 #include <stdint.h>
 
-#include "../compat/core/scan.hpp"
+#include "core/scan.hpp"
 
 namespace sgpu {
 namespace cuda {

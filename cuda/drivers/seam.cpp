@@ -1,14 +1,17 @@
-// The CUDA seam: device discovery, pointer classification, copies and staging of host memory for
-// the GPU drivers, and the table of which routines run on the GPU (the drivers: eig_warp.cu,
-// scan_cols.cu); nothing above this layer changes when a driver is replaced.
+// The CUDA seam: device discovery, pointer classification, copies, the table of which routines
+// run on the GPU (the backend interface, lib/backend.hpp), and the drivers' device selection and
+// whole-span staging (seam.hpp). The routines themselves are in drivers/eig.cpp and scan.cpp.
 #include <cuda_runtime.h>
 
 #include <mutex>
 #include <vector>
 
-#include "../lib/internal.hpp"
-#include "../lib/stage_plan.hpp"
-#include "fault.hpp"
+#include "drivers/seam.hpp"
+
+#include "backend.hpp"
+#include "device/fault.hpp"
+#include "stage_plan.hpp"
+#include "stream/cache.hpp"
 
 namespace sgpu {
 namespace gpu {
@@ -34,6 +37,7 @@ MemKind classify(const void* p) {
   }
   if (attr.type == cudaMemoryTypeDevice) return MemKind::kDevice;
   if (attr.type == cudaMemoryTypeManaged) return MemKind::kManaged;
+  if (attr.type == cudaMemoryTypeHost) return MemKind::kPinned;
   return MemKind::kHost;
 }
 
@@ -55,19 +59,13 @@ int fill_bytes(void* dst, int byte, size_t bytes) {
   return 0;
 }
 
-int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, const std::function<int()>& call) {
-  int prev = 0;
-  if (cudaGetDevice(&prev) != cudaSuccess || cudaSetDevice(ctx->device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE;
-  }
+int with_device_operands(sgpu_context* ctx, Operand* ops, const bool* staged, size_t count,
+                         const std::function<int()>& call) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
-  // Operands whose spans overlap share one device buffer (lib/stage_plan.hpp).
   StagePlan plan;
   try {
-    plan = plan_stage(ops, count, [](const Operand& op) { return classify(*op.ptr) == MemKind::kHost; });
+    plan = plan_stage(ops, count, [&](size_t k) { return staged[k]; });
   } catch (const std::bad_alloc&) {
-    cudaSetDevice(prev);
     return SGPU_ERR_HOST_ALLOC;
   }
   std::vector<void*> dev(plan.groups.size(), nullptr), original(count, nullptr);
@@ -84,11 +82,11 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
   }
   if (st == 0) {
     for (size_t k = 0; k < count; ++k) {
-      original[k] = *ops[k].ptr;
-      if (plan.group[k] >= 0) *ops[k].ptr = static_cast<unsigned char*>(dev[plan.group[k]]) + plan.offset[k];
+      original[k] = ops[k].p;
+      if (plan.group[k] >= 0) ops[k].p = static_cast<unsigned char*>(dev[plan.group[k]]) + plan.offset[k];
     }
     st = call();
-    for (size_t k = 0; k < count; ++k) *ops[k].ptr = original[k];
+    for (size_t k = 0; k < count; ++k) ops[k].p = original[k];
     if (st >= 0) {
       for (size_t g = 0; g < plan.groups.size(); ++g)
         if (plan.groups[g].out &&
@@ -102,20 +100,14 @@ int with_device_operands(sgpu_context* ctx, const Operand* ops, size_t count, co
   for (void* d : dev)
     if (d) fault::dev_free(d);
   (void)cudaGetLastError();
-  cudaSetDevice(prev);
   return st;
 }
 
 // Which routines run on the GPU, and which AUTO may choose there (measured: docs/performance.md).
-// dgeev, dhseqr and zheev stream host data themselves (eig_pipeline.cu). AUTO keeps host data on
-// the CPU until measured (docs/performance.md).
-// The scan on device data beats the CPU backend by orders of magnitude; on host data the PCIe
+// Every routine streams host data itself (stream/engine.hpp). The scan on device data beats the CPU backend by orders of magnitude; on host data the PCIe
 // copies alone (2 x 64 MB at 7-55 GB/s for a 4096^2 float matrix) take longer than the CPU
 // backend's whole scan (1.1 ms on 16 cores), so AUTO keeps host data on the CPU.
 bool has_routine(Routine) { return true; }
-bool streams_host(Routine r) {
-  return r == Routine::kScanCols || r == Routine::kDhseqr || r == Routine::kDgeev || r == Routine::kZheev;
-}
 
 int on_device(sgpu_context* ctx, const std::function<int()>& call) {
   int prev = 0;
@@ -127,6 +119,8 @@ int on_device(sgpu_context* ctx, const std::function<int()>& call) {
   cudaSetDevice(prev);
   return st;
 }
+
+void release_context(sgpu_context* ctx) { ctx->gpu_cache.clear(); }
 // zheev, dgeev and dhseqr on device data: the GPU paths beat the CPU backend (which would also
 // stage the data through the host) at every order measured (zheev by 10x or more; dgeev by 3x or
 // more against the LAPACKE loop on 16 cores: docs/performance.md). Host data is lib/auto_model.hpp's

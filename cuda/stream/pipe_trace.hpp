@@ -1,4 +1,4 @@
-// A timeline of the streamed eigen pipeline (eig_pipeline.cu, DevicePipe), for diagnosis on
+// A timeline of the streaming engine (engine.cpp, DevicePipe), for diagnosis on
 // machines without Nsight Systems. Compiled in only with -DSGPU_PIPE_TRACE (e.g. through
 // bench/device_ab.sh's B_DEFS); otherwise every member is an empty inline function. Each device
 // share prints, when it ends, one line per piece to stderr: its lane, when the host began to

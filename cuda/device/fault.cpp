@@ -1,5 +1,5 @@
 // Fault injection counters (see fault.hpp); built with -DSGPU_DEV_HOOKS=ON only.
-#include "fault.hpp"
+#include "device/fault.hpp"
 
 #ifdef SGPU_DEV_HOOKS
 #include <atomic>

@@ -2,7 +2,7 @@
 // (P a power of two <= 32; seed 000's SWB assignment with p threads per matrix). Same interface
 // as core::TeamOne.
 #pragma once
-#include "../compat/core/defs.hpp"
+#include "core/defs.hpp"
 
 namespace sgpu {
 namespace cuda {

@@ -1,0 +1,48 @@
+// Which kernel family serves an eigensolver job on device memory. dgeev/dhseqr: the shared-memory
+// teams (kernels/eig_smem) where a matrix's slot fits a block, else one warp per matrix on global
+// memory (kernels/eig_warp). zheev: for n <= 32 the shared-memory teams (kernels/heev_team) or,
+// where their table says (jobz N from n = 9), teams on global memory (kernels/eig_warp); the
+// block path (kernels/heev_block) above.
+#include "drivers/eig_kernels.hpp"
+
+#include "kernels/eig_smem.hpp"
+#include "kernels/eig_warp.hpp"
+#include "kernels/heev_team.hpp"
+
+namespace sgpu {
+namespace gpu {
+
+bool heev_block_path(int n) { return heev_block::serves(n); }
+
+int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
+  if (j.batch == 0) return 0;
+  if (j.heev) {
+    if (heev_block::serves(j.n)) {
+      HeevBlockState* st = l.state<HeevBlockState>();
+      if (!st || !st->ws) return SGPU_ERR_HOST_ALLOC;
+      return heev_block::enqueue(st->ws, s, j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch,
+                                 (size_t)j.ws_limit);
+    }
+    if (heev_team::serves(j.n, j.wantz))
+      return heev_team::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
+    return eig_warp::zheev(j, s);
+  }
+  EigJob pj = j;
+  if (eig_smem::plan(pj)) return eig_smem::launch(pj, s);
+  return eig_warp::eig(j, s);
+}
+
+WorkspaceNeed workspace_need(const EigJob& j) {
+  WorkspaceNeed w;
+  if (j.heev) {
+    if (heev_block::serves(j.n)) w.per_matrix = heev_block::workspace_per_matrix(j.wantz, j.n);
+    else if (!heev_team::serves(j.n, j.wantz)) w.fixed = eig_warp::zheev_workspace(j.n, j.wantz);
+    return w;
+  }
+  EigJob probe = j;
+  if (!eig_smem::plan(probe)) w.fixed = eig_warp::eig_workspace(j);
+  return w;
+}
+
+}  // namespace gpu
+}  // namespace sgpu
