@@ -66,36 +66,81 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 
 // zheev for small n on global memory: teams of P lanes, 32 / P matrices per warp (several per warp
 // as seed 000's SWB assignment with p threads per matrix). P by n: lanes beyond n would idle in
-// every team loop.
-template <int P>
+// every team loop. Vectors (kWantz) by inverse iteration, as the shared-memory teams take them for
+// n = 9-32.
+template <int P, bool kWantz>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
-    k_zheev(bool wantz, bool lower, int n, core::zc* A, int lda, int64_t sA, double* w, int64_t sW, int* info,
-            int64_t batch, double* ws, int64_t ws_per) {
+    k_zheev(bool lower, int n, core::zc* A, int lda, int64_t sA, double* w, int64_t sW, int* info, int64_t batch,
+            double* ws, int64_t ws_per) {
   const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
   const int64_t team = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / P;
   const int64_t teams = gridDim.x * (int64_t)blockDim.x / P;
   double* work = ws + team * ws_per;
   for (int64_t b = team; b < batch; b += teams) {
-    // Vectors by inverse iteration, as the shared-memory teams take them for n = 9-32 (this path
-    // serves jobz V only under SGPU_HEEV_SMALL=global, a benchmark hook).
-    int r = core::heev(t, wantz, lower, n, Mat1<core::zc>{A + b * sA, 1, lda}, Vec1<double>{w + b * sW, 1}, work,
+    int r = core::heev(t, kWantz, lower, n, Mat1<core::zc>{A + b * sA, 1, lda}, Vec1<double>{w + b * sW, 1}, work,
                        core::kHeevInverse);
     if (t.leader()) info[b] = r;
   }
 }
 
 // Lanes per matrix for the small-n zheev: the smallest power of two >= n / 2, at least
-// tuning::kHeevWarpMinLanes; the developer setting SGPU_HEEV_TEAM=4|8|16|32 forces it.
+// tuning::kHeevWarpMinLanes.
+constexpr int table_lanes(int n) {
+  int p = tuning::kHeevWarpMinLanes;
+  while (2 * p < n && p < 32) p *= 2;
+  return p;
+}
+
+// The developer setting SGPU_HEEV_TEAM=4|8|16|32 forces the lanes.
 int zheev_team_lanes(int n) {
   static const int forced = [] {
     const char* e = dev::setting("SGPU_HEEV_TEAM");
     const int p = e ? std::atoi(e) : 0;
     return p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
   }();
-  if (forced) return forced;
-  int p = tuning::kHeevWarpMinLanes;
-  while (2 * p < n && p < 32) p *= 2;
-  return p;
+  return forced ? forced : table_lanes(n);
+}
+
+// Only what the tuning table sends here is instantiated: jobz N at the orders whose kHeevTeam row
+// keeps the matrix off shared memory (today n = 17-32: P = 16). jobz V comes here only when the
+// developer setting SGPU_HEEV_SMALL=global forces it, and developer builds, whose settings may
+// force any P, build every size both ways.
+#ifdef SGPU_DEV_HOOKS
+constexpr bool kAllZheev = true;
+#else
+constexpr bool kAllZheev = false;
+#endif
+constexpr bool zheev_dispatched(int P, bool wantz) {
+  if (wantz) return false;
+  int lo = 1;
+  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam) {
+    for (int n = lo; n <= r.n; ++n)
+      if (!r.shared_n && table_lanes(n) == P) return true;
+    lo = r.n + 1;
+  }
+  return false;
+}
+
+using ZheevKernel = void (*)(bool, int, core::zc*, int, int64_t, double*, int64_t, int*, int64_t, double*, int64_t);
+
+template <int P, bool kWantz>
+ZheevKernel zheev_built() {
+  if constexpr (kAllZheev || zheev_dispatched(P, kWantz))
+    return k_zheev<P, kWantz>;
+  else
+    return nullptr;
+}
+
+// The kernel for P lanes, or null where it is not built.
+template <bool kWantz>
+ZheevKernel zheev_kernel(int p) {
+  switch (p) {
+    case 4: return zheev_built<4, kWantz>();
+    case 8: return zheev_built<8, kWantz>();
+    case 16: return zheev_built<16, kWantz>();
+    case 32: return zheev_built<32, kWantz>();
+    default: return nullptr;
+  }
 }
 
 // Launches launch(grid, block, ws, ws_per) on s for `batch` matrices, `per_warp` of them in flight
@@ -149,16 +194,12 @@ int zheev(const EigJob& j, cudaStream_t s) {
   const int n = j.n;
   if (j.batch == 0) return 0;
   const int p = zheev_team_lanes(n);
+  const ZheevKernel k = j.wantz ? zheev_kernel<true>(p) : zheev_kernel<false>(p);
+  if (!k) return SGPU_ERR_DEVICE;
   return launch_warps(j.batch, 32 / p, core::heev_work(n, j.wantz, core::kHeevInverse, p), j.ws_limit, s,
                       [&](int grid, int block, double* ws, int64_t per) {
-                        auto go = [&](auto kernel) {
-                          kernel<<<grid, block, 0, s>>>(j.wantz, j.lower, n, reinterpret_cast<core::zc*>(j.A),
-                                                        j.lda, j.sA, j.wr, j.sW, j.info, j.batch, ws, per);
-                        };
-                        if (p == 4) go(k_zheev<4>);
-                        else if (p == 8) go(k_zheev<8>);
-                        else if (p == 16) go(k_zheev<16>);
-                        else go(k_zheev<32>);
+                        k<<<grid, block, 0, s>>>(j.lower, n, reinterpret_cast<core::zc*>(j.A), j.lda, j.sA, j.wr,
+                                                 j.sW, j.info, j.batch, ws, per);
                       });
 }
 
