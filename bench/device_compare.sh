@@ -5,7 +5,8 @@
 # (a benchmark's name under bench/ and its arguments) on each tree in turn, $ROUNDS times
 # (default 2), so that all see the same machine state. BASE: the other trees, space-separated
 # (e.g. .device/base, made here with `git archive COMMIT | tar -x -C .device/base`). Run from the
-# repository root after `source .device/prep.sh`; the log is $OUT/compare.log.
+# repository root after `source .device/prep.sh`; the log is $OUT/compare.log. TARGETS: build only
+# these benchmarks (space-separated target names; default all).
 set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
@@ -22,11 +23,12 @@ if [ "$stage" = build ] || [ "$stage" = all ]; then
     name=head
     [ "$b" = . ] || name=$(basename "$b")
     (cmake -S "$b" -B build-cmp-$name $opts > "$out/build_$name.log" 2>&1 &&
-      cmake --build build-cmp-$name -j$jobs >> "$out/build_$name.log" 2>&1) &
+      cmake --build build-cmp-$name -j$jobs ${TARGETS:+--target $TARGETS} >> "$out/build_$name.log" 2>&1) &
   done
   wait
   for s in $names; do
-    [ -x build-cmp-$s/bench/sgpu_geev_bench ] || { echo "build $s failed"; tail -30 "$out/build_$s.log"; exit 1; }
+    [ -x build-cmp-$s/bench/${TARGETS%% *} ] || [ -z "$TARGETS" -a -x build-cmp-$s/bench/sgpu_geev_bench ] ||
+      { echo "build $s failed"; tail -30 "$out/build_$s.log"; exit 1; }
   done
 fi
 if [ "$stage" = run ] || [ "$stage" = all ]; then
