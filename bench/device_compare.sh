@@ -12,6 +12,7 @@ out=${OUT:-/tmp/sgpu-out}
 mkdir -p "$out"
 : "${BASE:?}"
 stage=${STAGE:-all}
+targets=${TARGETS:-}
 arch=${CUDA_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d '.')}
 opts="-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=$arch -DSGPU_WITH_CUDA=ON -DSGPU_BUILD_TESTS=OFF
       -DSGPU_WITH_FORTRAN=OFF"
@@ -23,11 +24,11 @@ if [ "$stage" = build ] || [ "$stage" = all ]; then
     name=head
     [ "$b" = . ] || name=$(basename "$b")
     (cmake -S "$b" -B build-cmp-$name $opts > "$out/build_$name.log" 2>&1 &&
-      cmake --build build-cmp-$name -j$jobs ${TARGETS:+--target $TARGETS} >> "$out/build_$name.log" 2>&1) &
+      cmake --build build-cmp-$name -j$jobs ${targets:+--target $targets} >> "$out/build_$name.log" 2>&1) &
   done
   wait
   for s in $names; do
-    [ -x build-cmp-$s/bench/${TARGETS%% *} ] || [ -z "$TARGETS" -a -x build-cmp-$s/bench/sgpu_geev_bench ] ||
+    [ -x "build-cmp-$s/bench/${targets%% *}" ] || { [ -z "$targets" ] && [ -x build-cmp-$s/bench/sgpu_geev_bench ]; } ||
       { echo "build $s failed"; tail -30 "$out/build_$s.log"; exit 1; }
   done
 fi
