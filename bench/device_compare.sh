@@ -28,7 +28,8 @@ if [ "$stage" = build ] || [ "$stage" = all ]; then
   done
   wait
   for s in $names; do
-    [ -x "build-cmp-$s/bench/${targets%% *}" ] || { [ -z "$targets" ] && [ -x build-cmp-$s/bench/sgpu_geev_bench ]; } ||
+    first=${targets%% *}
+    [ -x "build-cmp-$s/bench/${first:-sgpu_geev_bench}" ] ||
       { echo "build $s failed"; tail -30 "$out/build_$s.log"; exit 1; }
   done
 fi
