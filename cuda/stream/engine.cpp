@@ -340,7 +340,7 @@ class DevicePipe {
 // OpenMP threads still spun on every core. Staged operands: a host thread per device
 // (on_devices), each staging its own pieces with its share of the host threads; one thread
 // staging for both devices lost (dgeev n = 10 pageable 29.7 ms against 25.7). Measured on
-// 2 x H200, docs/tuning.md "Several GPUs: one driving thread".
+// 2 x H200 (docs/performance.md, "Several GPUs"; the reasons: docs/design.md, "Several devices").
 int run(sgpu_context* ctx, Cache& cache, Work& w, bool limited, size_t state_bytes) {
   pipe_trace::call_begin();
   std::vector<void*> registered;
