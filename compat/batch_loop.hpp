@@ -19,14 +19,25 @@ inline int thread_count(const sgpu_context* ctx, int64_t tasks) {
   return nt < 1 ? 1 : nt;
 }
 
+// Matrices a thread takes at a time: kMaxChunk to keep the scheduling cost of large batches of
+// tiny matrices low, fewer where that would leave threads without work (a batch of 4 on 4 threads
+// went to one thread whole: 4x one matrix's time), at least 4 chunks a thread otherwise, so that
+// uneven iteration counts even out.
+constexpr int64_t kMaxChunk = 8;
+inline int64_t chunk_for(int64_t batch, int nt) {
+  const int64_t c = batch / (4 * (int64_t)nt);
+  return c < 1 ? 1 : c > kMaxChunk ? kMaxChunk : c;
+}
+
 // The loop itself: matrix b on thread t with workspace ws + t * work_per.
 template <class F>
 int run_batch(int nt, int64_t batch, double* ws, int64_t work_per, int* info, F& f) {
   int64_t failed = 0;
+  const int64_t chunk = chunk_for(batch, nt);
 #pragma omp parallel num_threads(nt) reduction(+ : failed)
   {
     double* w = ws + (size_t)omp_get_thread_num() * (size_t)(work_per > 0 ? work_per : 1);
-#pragma omp for schedule(dynamic, 8)
+#pragma omp for schedule(dynamic, chunk)
     for (int64_t b = 0; b < batch; ++b) {
       int r = f(b, w);
       info[b] = r;
