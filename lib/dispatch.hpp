@@ -23,7 +23,10 @@ template <class Args>
 bool device_data(Args a) {
   int k = 0;
   bool dev = true;
-  a.operands([&](auto*& p, size_t bytes, bool) { dev = dev && !(p && bytes && host_memory(a.kind[k])), ++k; });
+  a.operands([&](auto*& p, size_t bytes, bool) {
+    if (p && bytes && host_memory(a.kind[k])) dev = false;
+    ++k;
+  });
   return dev;
 }
 
