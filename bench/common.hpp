@@ -57,15 +57,24 @@ inline std::vector<cd> hermitian(int n, int64_t batch, uint64_t seed) {
   return a;
 }
 
+// Matrices an OpenMP thread of a LAPACKE loop takes at a time: at least 4 chunks a thread, 1 to
+// 16 matrices, so that a short batch is spread over every thread (one matrix per thread for a
+// batch of the thread count) and a long batch of small matrices pays little for scheduling.
+inline int64_t loop_chunk(int64_t batch) {
+  const int64_t c = batch / (4 * (int64_t)omp_get_max_threads());
+  return c < 1 ? 1 : c > 16 ? 16 : c;
+}
+
 // LAPACKE loops under OpenMP on all cores.
 inline void lapacke_dgeev(char jl, char jr, int n, double* a, double* wr, double* wi, double* vl, double* vr,
                           int64_t batch) {
+  const int64_t chunk = loop_chunk(batch);
 #pragma omp parallel
   {
     double q;
     LAPACKE_dgeev_work(LAPACK_COL_MAJOR, jl, jr, n, nullptr, n, nullptr, nullptr, nullptr, n, nullptr, n, &q, -1);
     std::vector<double> work((size_t)q);
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, chunk)
     for (int64_t b = 0; b < batch; ++b)
       LAPACKE_dgeev_work(LAPACK_COL_MAJOR, jl, jr, n, a + b * n * n, n, wr + b * n, wi + b * n,
                          vl ? vl + b * n * n : nullptr, n, vr ? vr + b * n * n : nullptr, n, work.data(), (int)work.size());
@@ -73,11 +82,12 @@ inline void lapacke_dgeev(char jl, char jr, int n, double* a, double* wr, double
 }
 
 inline void lapacke_dhseqr(int n, double* h, double* wr, double* wi, int64_t batch) {
+  const int64_t chunk = loop_chunk(batch);
 #pragma omp parallel
   {
     std::vector<double> work(std::max(1, 11 * n));
     double z;
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, chunk)
     for (int64_t b = 0; b < batch; ++b)
       LAPACKE_dhseqr_work(LAPACK_COL_MAJOR, 'E', 'N', n, 1, n, h + b * n * n, n, wr + b * n, wi + b * n, &z, 1,
                           work.data(), (int)work.size());
@@ -85,13 +95,14 @@ inline void lapacke_dhseqr(int n, double* h, double* wr, double* wi, int64_t bat
 }
 
 inline void lapacke_zheev(char jobz, int n, cd* a, double* w, int64_t batch) {
+  const int64_t chunk = loop_chunk(batch);
 #pragma omp parallel
   {
     cd q;
     LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'L', n, nullptr, n, nullptr, &q, -1, nullptr);
     std::vector<cd> work((size_t)q.real());
     std::vector<double> rwork(std::max(1, 3 * n - 2));
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, chunk)
     for (int64_t b = 0; b < batch; ++b)
       LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'L', n, a + b * n * n, n, w + b * n, work.data(), (int)work.size(),
                          rwork.data());

@@ -1,8 +1,8 @@
 // sgpu_grid_bench: every order and every batch against the loop it replaces. For each routine, a
 // grid of orders n and batches: sgpu on AUTO, on the forced CPU backend and (where there is a GPU)
 // on the forced GPU backend, all from pageable host memory, next to a LAPACKE loop under OpenMP on
-// all host threads (one matrix per thread at a time, chunk 1, single-threaded OpenBLAS inside the
-// parallel region). Best of 3 after a warm-up call on each, inputs restored untimed before every
+// all host threads (common.hpp: a short batch spread over every thread, single-threaded OpenBLAS
+// inside the parallel region). Best of 3 after a warm-up call on each, inputs restored untimed before every
 // run. Prints one table per routine with the ratio sgpu / loop per cell (<= 1: sgpu is at least as
 // fast), and the worst cell of AUTO and of the CPU backend over the whole grid.
 // A cell is skipped (marked "-") when its arrays would pass --max-mb or when the previous batch
@@ -63,48 +63,6 @@ double time_it(const Job& j, const std::function<void()>& f) {
   return best_of(3, j.restore, f);
 }
 
-// The LAPACKE loops of common.hpp take matrices in chunks of 16; here one at a time, so that a
-// short batch is spread over the threads as sgpu's CPU backend spreads it.
-void loop_dgeev(char jl, char jr, int n, double* a, double* wr, double* wi, double* vl, double* vr, int64_t batch) {
-#pragma omp parallel
-  {
-    double q;
-    LAPACKE_dgeev_work(LAPACK_COL_MAJOR, jl, jr, n, nullptr, n, nullptr, nullptr, nullptr, n, nullptr, n, &q, -1);
-    std::vector<double> work((size_t)q);
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < batch; ++b)
-      LAPACKE_dgeev_work(LAPACK_COL_MAJOR, jl, jr, n, a + b * n * n, n, wr + b * n, wi + b * n,
-                         vl ? vl + b * n * n : nullptr, n, vr ? vr + b * n * n : nullptr, n, work.data(),
-                         (int)work.size());
-  }
-}
-
-void loop_dhseqr(int n, double* h, double* wr, double* wi, int64_t batch) {
-#pragma omp parallel
-  {
-    std::vector<double> work(std::max(1, 11 * n));
-    double z;
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < batch; ++b)
-      LAPACKE_dhseqr_work(LAPACK_COL_MAJOR, 'E', 'N', n, 1, n, h + b * n * n, n, wr + b * n, wi + b * n, &z, 1,
-                          work.data(), (int)work.size());
-  }
-}
-
-void loop_zheev(char jobz, int n, cd* a, double* w, int64_t batch) {
-#pragma omp parallel
-  {
-    cd q;
-    LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'L', n, nullptr, n, nullptr, &q, -1, nullptr);
-    std::vector<cd> work((size_t)q.real());
-    std::vector<double> rwork(std::max(1, 3 * n - 2));
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < batch; ++b)
-      LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'L', n, a + b * n * n, n, w + b * n, work.data(), (int)work.size(),
-                         rwork.data());
-  }
-}
-
 // Upper Hessenberg inputs for dhseqr: uniform entries, zero below the subdiagonal.
 std::vector<double> hessenberg(int n, int64_t batch, uint64_t seed) {
   std::vector<double> h = uniform((size_t)n * n * batch, seed);
@@ -142,7 +100,7 @@ std::vector<Routine> routines() {
                                   info->data(), batch);
       };
       j.loop = [=] {
-        loop_dgeev(jl, jr, n, a->data(), wr->data(), wi->data(), jl == 'V' ? vl->data() : nullptr,
+        lapacke_dgeev(jl, jr, n, a->data(), wr->data(), wi->data(), jl == 'V' ? vl->data() : nullptr,
                    jr == 'V' ? vr->data() : nullptr, batch);
       };
       return j;
@@ -164,7 +122,7 @@ std::vector<Routine> routines() {
                    return sgpu_dhseqr_batched(c, 'E', 'N', n, 1, n, h->data(), n, nn, wr->data(), wi->data(), n,
                                               nullptr, 1, 0, info->data(), batch);
                  };
-                 j.loop = [=] { loop_dhseqr(n, h->data(), wr->data(), wi->data(), batch); };
+                 j.loop = [=] { lapacke_dhseqr(n, h->data(), wr->data(), wi->data(), batch); };
                  return j;
                }});
   auto zheev = [](char jobz) {
@@ -180,7 +138,7 @@ std::vector<Routine> routines() {
         return sgpu_zheev_batched(c, jobz, 'L', n, reinterpret_cast<sgpu_complex_double*>(a->data()), n, nn,
                                   w->data(), n, info->data(), batch);
       };
-      j.loop = [=] { loop_zheev(jobz, n, a->data(), w->data(), batch); };
+      j.loop = [=] { lapacke_zheev(jobz, n, a->data(), w->data(), batch); };
       return j;
     };
   };
