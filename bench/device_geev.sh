@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on the GPU machine for dhseqr/dgeev work: build for sm_90, the GPU tests, the
-# sanitizers, the lanes-per-matrix sweep (TEAM_N) and the benchmark (GEEV_BENCH_ARGS, default
+# sanitizers, the lanes-per-matrix sweep (TEAM_N), the register kernels' sweep (REG_N) and the benchmark (GEEV_BENCH_ARGS, default
 # --small). Run from the repository root after `source .device/prep.sh`; logs go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/sgpu-out}
@@ -19,6 +19,14 @@ for n in ${TEAM_N:-}; do
     SGPU_EIG_TEAM=$p timeout 120 build/bench/sgpu_geev_bench ${TEAM_ARGS:---small --dev-only} --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/geev_team.txt"
+# The register kernels' orders (SGPU_EIG_REG_MAX_N) for the orders in REG_N: device-resident
+# eigenvalues with the register kernels (max n) and without them (0: the shared-memory teams).
+for n in ${REG_N:-}; do
+  for m in 0 $n; do
+    echo "SGPU_EIG_REG_MAX_N=$m n=$n"
+    SGPU_EIG_REG_MAX_N=$m timeout 120 build/bench/sgpu_geev_bench --values-only --dev-only --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
+  done
+done 2>&1 | tee "$out/geev_reg.txt"
 if [ -n "${GEEV_BENCH_ARGS-x}" ]; then
   build/bench/sgpu_geev_bench ${GEEV_BENCH_ARGS:---small} 2>&1 | tee "$out/geev_bench.txt"
 fi

@@ -11,7 +11,7 @@
 // and with right eigenvectors (jobvr = V). Best of `reps`. The check column: sgpu's eigenvalues
 // against LAPACKE's on the subsample: max over eigenvalues of the distance to the nearest of
 // LAPACKE's for the same matrix, over max |lambda|.
-// Usage: sgpu_geev_bench [--small] [--only-n N] [--values-only] [--no-lapacke] [--pageable-only] [--dev-only]
+// --only-n N runs order N alone (any order). Usage: sgpu_geev_bench [--small] [--only-n N] [--values-only] [--no-lapacke] [--pageable-only] [--dev-only]
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -266,8 +266,9 @@ int main(int argc, char** argv) {
   std::printf("| n | batch | jobvl,jobvr | sgpu dev (ms) | sgpu pinned (ms) | sgpu pageable (ms) | PCIe floor (ms) | "
               "pinned/floor | LAPACKE+OMP (ms) | Xgeev loop (ms) | LAPACKE/pinned | check | info>0 |\n");
   std::printf("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (int n : {5, 10, 15, 20, 25, 30, 48, 64}) {
-    if (only && n != only) continue;
+  std::vector<int> orders{5, 10, 15, 20, 25, 30, 48, 64};
+  if (only) orders = {only};  // any order, with the batch of the next listed one
+  for (int n : orders) {
     int64_t batch = n <= 30 ? 500000 : n == 48 ? 200000 : 100000;
     if (small) batch /= 10;
     row(n, batch, false);

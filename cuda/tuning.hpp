@@ -27,6 +27,18 @@ constexpr EigLanes kEigLanes[] = {
     {48, 32},  // the sweep's fastest
     {64, 32},  // the sweep's fastest
 };
+// kEigLanes' P for order n, at compile time (the register kernels below add their 2-norms in the
+// order of a team of that P, so that their eigenvalues are bitwise the teams').
+constexpr int eig_lanes(int n) {
+  for (const EigLanes& r : kEigLanes)
+    if (n <= r.n) return r.lanes;
+  return 32;
+}
+
+// ---- dhseqr and dgeev eigenvalues, one thread per matrix in registers (kernels/eig_reg) ---------
+// dgeev without vectors and dhseqr without T or Z take the register kernels up to this order.
+// [SGPU_EIG_REG_MAX_N, lower only]
+constexpr int kEigRegMaxN = 10;  // faster than the teams at 4..10 (10.1 against 11.8 ms); spills above
 
 // ---- the streaming engine from host memory (stream/, drivers/eig.cpp) ---------------------------
 // Streams (lanes) per device: one piece copying in, one computing, one copying out, so that both

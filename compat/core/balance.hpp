@@ -17,9 +17,43 @@ SGPU_HD void swap_vec(const Team& t, int n, Vec<T> x, Vec<T> y) {
   t.sync();
 }
 
+// dgebal's scaling of row and column i from their 2-norms r and c over the active block, the
+// largest moduli ra and ca, and the row's current scale si: false when no scaling is due, else
+// true with the power of two f by which the column is multiplied (and the row divided).
+SGPU_HD bool balance_factor(double c, double r, double ca, double ra, double si, double& f) {
+  const double sclfac = 2.0, factor = 0.95;
+  const double sfmin1 = Mach::safmin / Mach::ulp, sfmax1 = 1.0 / sfmin1;
+  const double sfmin2 = sfmin1 * sclfac, sfmax2 = 1.0 / sfmin2;
+  f = 1.0;
+  if (c == 0.0 || r == 0.0) return false;  // guard against zero c or r due to underflow
+  double g = r / sclfac;
+  const double s = c + r;
+  while (!(c >= g || dmax(f, dmax(c, ca)) >= sfmax2 || dmin(r, dmin(g, ra)) <= sfmin2)) {
+    f *= sclfac;
+    c *= sclfac;
+    ca *= sclfac;
+    r /= sclfac;
+    g /= sclfac;
+    ra /= sclfac;
+  }
+  g = c / sclfac;
+  while (!(g < r || dmax(r, ra) >= sfmax2 || dmin(dmin(f, c), dmin(g, ca)) <= sfmin2)) {
+    f /= sclfac;
+    c /= sclfac;
+    g /= sclfac;
+    ca /= sclfac;
+    r *= sclfac;
+    ra *= sclfac;
+  }
+  // Now balance.
+  if ((c + r) >= factor * s) return false;
+  if (f < 1.0 && si < 1.0 && f * si <= sfmin1) return false;
+  if (f > 1.0 && si > 1.0 && si >= sfmax1 / f) return false;
+  return true;
+}
+
 template <class Team>
 SGPU_HD void gebal(const Team& t, int n, Mat1<double> a, int& ilo, int& ihi, Vec1<double> scale) {
-  const double sclfac = 2.0, factor = 0.95;
   int k = 1, l = n;
   if (n == 0) {
     ilo = 1;
@@ -75,8 +109,6 @@ SGPU_HD void gebal(const Team& t, int n, Mat1<double> a, int& ilo, int& ihi, Vec
     for (int i = k; i <= l; ++i) scale[i] = 1.0;
   t.sync();
   // Iterative scaling toward equal row and column norms.
-  const double sfmin1 = Mach::safmin / Mach::ulp, sfmax1 = 1.0 / sfmin1;
-  const double sfmin2 = sfmin1 * sclfac, sfmax2 = 1.0 / sfmin2;
   bool noconv = true;
   while (noconv) {
     noconv = false;
@@ -86,30 +118,9 @@ SGPU_HD void gebal(const Team& t, int n, Mat1<double> a, int& ilo, int& ihi, Vec
       double ca = 0.0, ra = 0.0;
       for (int q = 1; q <= l; ++q) ca = dmax(ca, fabs(a(q, i)));
       for (int q = k; q <= n; ++q) ra = dmax(ra, fabs(a(i, q)));
-      if (c == 0.0 || r == 0.0) continue;  // guard against zero c or r due to underflow
-      double g = r / sclfac, f = 1.0, s = c + r;
-      while (!(c >= g || dmax(f, dmax(c, ca)) >= sfmax2 || dmin(r, dmin(g, ra)) <= sfmin2)) {
-        f *= sclfac;
-        c *= sclfac;
-        ca *= sclfac;
-        r /= sclfac;
-        g /= sclfac;
-        ra /= sclfac;
-      }
-      g = c / sclfac;
-      while (!(g < r || dmax(r, ra) >= sfmax2 || dmin(dmin(f, c), dmin(g, ca)) <= sfmin2)) {
-        f /= sclfac;
-        c /= sclfac;
-        g /= sclfac;
-        ca /= sclfac;
-        r *= sclfac;
-        ra *= sclfac;
-      }
-      // Now balance.
-      if ((c + r) >= factor * s) continue;
-      double si = scale[i];
-      if (f < 1.0 && si < 1.0 && f * si <= sfmin1) continue;
-      if (f > 1.0 && si > 1.0 && si >= sfmax1 / f) continue;
+      double f;
+      if (!balance_factor(c, r, ca, ra, scale[i], f)) continue;
+      const double si = scale[i];
       t.sync();
       if (t.leader()) scale[i] = si * f;
       noconv = true;

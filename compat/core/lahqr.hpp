@@ -11,52 +11,118 @@
 namespace sgpu {
 namespace core {
 
-// dlahqr's test for a negligible subdiagonal H(k, k-1) (Ahues & Kressner's conservative criterion).
-template <class M>
-SGPU_HD bool negligible_subdiag(const M& h, int k, int ilo, int ihi, double smlnum, double ulp) {
-  const double hk = fabs(h(k, k - 1));
+// dlahqr's test for a negligible subdiagonal hk = H(k, k-1) (Ahues & Kressner's conservative
+// criterion), from the entries it reads: hpp = H(k-1, k-1), hkk = H(k, k), hup = H(k-1, k), and
+// left = H(k-1, k-2) and below = H(k+1, k) where those lie in the active block (else 0), which
+// count only when the diagonal pair is zero. Value-based, so that a kernel holding the matrix in
+// registers evaluates the same expression.
+SGPU_HD bool negligible_subdiag(double hk, double hpp, double hkk, double hup, double left, double below,
+                                double smlnum, double ulp) {
+  hk = fabs(hk);
   if (hk <= smlnum) return true;
-  double tst = fabs(h(k - 1, k - 1)) + fabs(h(k, k));
-  if (tst == 0.0) {
-    if (k - 2 >= ilo) tst += fabs(h(k - 1, k - 2));
-    if (k + 1 <= ihi) tst += fabs(h(k + 1, k));
-  }
+  double tst = fabs(hpp) + fabs(hkk);
+  if (tst == 0.0) tst += fabs(left) + fabs(below);
   if (hk > ulp * tst) return false;
-  const double hu = fabs(h(k - 1, k));
+  const double hu = fabs(hup);
   const double ab = dmax(hk, hu), ba = dmin(hk, hu);
-  const double d = fabs(h(k - 1, k - 1) - h(k, k)), hkk = fabs(h(k, k));
-  const double aa = dmax(hkk, d), bb = dmin(hkk, d);
+  const double d = fabs(hpp - hkk), hkka = fabs(hkk);
+  const double aa = dmax(hkka, d), bb = dmin(hkka, d);
   const double s = aa + ab;
   return ba * (ab / s) <= dmax(smlnum, ulp * (bb * (aa / s)));
 }
+template <class M>
+SGPU_HD bool negligible_subdiag(const M& h, int k, int ilo, int ihi, double smlnum, double ulp) {
+  return negligible_subdiag(h(k, k - 1), h(k - 1, k - 1), h(k, k), h(k - 1, k), k - 2 >= ilo ? h(k - 1, k - 2) : 0.0,
+                            k + 1 <= ihi ? h(k + 1, k) : 0.0, smlnum, ulp);
+}
 
-// First column of (H - s1 I)(H - s2 I) at rows m..m+2, scaled to unit 1-norm (dlahqr's v). One
+// The double shift (s1, s2) of one QR sweep: rt1 and rt2, real and imaginary parts.
+struct Shifts {
+  double rt1r, rt1i, rt2r, rt2i;
+};
+
+// dlahqr's exceptional shift: the 2x2 [h11 h12; h21 h22] built from s (two subdiagonals' moduli)
+// and the diagonal entry hd.
+SGPU_HD void exceptional_block(double s, double hd, double& h11, double& h12, double& h21, double& h22) {
+  const double dat1 = 0.75, dat2 = -0.4375;
+  h11 = dat1 * s + hd;
+  h12 = dat2 * s;
+  h21 = s;
+  h22 = h11;
+}
+
+// The shifts from the 2x2 block [h11 h12; h21 h22] (dlahqr): its eigenvalues, computed scaled, as a
+// complex pair or, when real, the one nearer h22 twice.
+SGPU_HD Shifts francis_shifts(double h11, double h12, double h21, double h22) {
+  Shifts r;
+  const double s = fabs(h11) + fabs(h12) + fabs(h21) + fabs(h22);
+  if (s == 0.0) {
+    r.rt1r = r.rt1i = r.rt2r = r.rt2i = 0.0;
+    return r;
+  }
+  h11 /= s;
+  h21 /= s;
+  h12 /= s;
+  h22 /= s;
+  const double tr = (h11 + h22) / 2.0;
+  const double det = (h11 - tr) * (h22 - tr) - h12 * h21;
+  const double rtdisc = sqrt(fabs(det));
+  if (det >= 0.0) {
+    // Complex conjugate shifts.
+    r.rt1r = tr * s;
+    r.rt2r = r.rt1r;
+    r.rt1i = rtdisc * s;
+    r.rt2i = -r.rt1i;
+  } else {
+    // Real shifts (use only one of them).
+    r.rt1r = tr + rtdisc;
+    r.rt2r = tr - rtdisc;
+    if (fabs(r.rt1r - h22) <= fabs(r.rt2r - h22)) {
+      r.rt1r *= s;
+      r.rt2r = r.rt1r;
+    } else {
+      r.rt2r *= s;
+      r.rt1r = r.rt2r;
+    }
+    r.rt1i = r.rt2i = 0.0;
+  }
+  return r;
+}
+
+// First column of (H - s1 I)(H - s2 I) at rows m..m+2, scaled to unit 1-norm (dlahqr's v), from
+// hmm = H(m, m), h21 = H(m+1, m), h12 = H(m, m+1), h22 = H(m+1, m+1), h32 = H(m+2, m+1). One
 // reciprocal per scaling instead of dlahqr's divisions: the last bits may differ from LAPACK's,
 // and they only choose where the bulge starts and its direction.
-template <class M>
-SGPU_HD void bulge_first_column(const M& h, int m, double rt1r, double rt1i, double rt2r, double rt2i, double& u0,
+SGPU_HD void bulge_first_column(double hmm, double h21, double h12, double h22, double h32, const Shifts& sh, double& u0,
                                 double& u1, double& u2) {
-  const double hmm = h(m, m), h21 = h(m + 1, m);
-  const Divider rs(fabs(hmm - rt2r) + fabs(rt2i) + fabs(h21));
+  const Divider rs(fabs(hmm - sh.rt2r) + fabs(sh.rt2i) + fabs(h21));
   const double h21s = rs(h21);
-  u0 = h21s * h(m, m + 1) + (hmm - rt1r) * rs(hmm - rt2r) - rt1i * rs(rt2i);
-  u1 = h21s * (hmm + h(m + 1, m + 1) - rt1r - rt2r);
-  u2 = h21s * h(m + 2, m + 1);
+  u0 = h21s * h12 + (hmm - sh.rt1r) * rs(hmm - sh.rt2r) - sh.rt1i * rs(sh.rt2i);
+  u1 = h21s * (hmm + h22 - sh.rt1r - sh.rt2r);
+  u2 = h21s * h32;
   const Divider r(fabs(u0) + fabs(u1) + fabs(u2));
   u0 = r(u0);
   u1 = r(u1);
   u2 = r(u2);
 }
-
-// dlahqr's test that H(m, m-1) is small enough, against the bulge started at m, for the bulge to
-// start at m rather than further up.
 template <class M>
-SGPU_HD bool bulge_can_start(const M& h, int m, double rt1r, double rt1i, double rt2r, double rt2i, double ulp) {
-  double u0, u1, u2;
-  bulge_first_column(h, m, rt1r, rt1i, rt2r, rt2i, u0, u1, u2);
-  const double h00 = fabs(h(m, m - 1)) * (fabs(u1) + fabs(u2));
-  const double h01 = ulp * fabs(u0) * (fabs(h(m - 1, m - 1)) + fabs(h(m, m)) + fabs(h(m + 1, m + 1)));
+SGPU_HD void bulge_first_column(const M& h, int m, const Shifts& sh, double& u0, double& u1, double& u2) {
+  bulge_first_column(h(m, m), h(m + 1, m), h(m, m + 1), h(m + 1, m + 1), h(m + 2, m + 1), sh, u0, u1, u2);
+}
+
+// dlahqr's test that H(m, m-1) = hm0 is small enough, against the bulge (u0, u1, u2) started at m,
+// for the bulge to start at m rather than further up (hpp = H(m-1, m-1), hmm = H(m, m),
+// h22 = H(m+1, m+1)).
+SGPU_HD bool bulge_can_start(double hm0, double hpp, double hmm, double h22, double u0, double u1, double u2, double ulp) {
+  const double h00 = fabs(hm0) * (fabs(u1) + fabs(u2));
+  const double h01 = ulp * fabs(u0) * (fabs(hpp) + fabs(hmm) + fabs(h22));
   return h00 <= h01;
+}
+template <class M>
+SGPU_HD bool bulge_can_start(const M& h, int m, const Shifts& sh, double ulp) {
+  double u0, u1, u2;
+  bulge_first_column(h, m, sh, u0, u1, u2);
+  return bulge_can_start(h(m, m - 1), h(m - 1, m - 1), h(m, m), h(m + 1, m + 1), u0, u1, u2, ulp);
 }
 
 // The reflector I - tau (1, v2, v3)(1, v2, v3)^T of one bulge step (v3 unused when it has order 2),
@@ -110,7 +176,6 @@ SGPU_HD void bulge_columns(const Team& t, const BulgeReflector& r, int k2, int l
 template <class Team>
 SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi, Mat1<double> h,
                   Vec1<double> wr, Vec1<double> wi, int iloz, int ihiz, Mat1<double> z) {
-  const double dat1 = 0.75, dat2 = -0.4375;
   const int kexsh = 10;
   if (n == 0) return 0;
   if (ilo == ihi) {
@@ -176,17 +241,9 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
       double h11, h12, h21, h22;
       if (kdefl % (2 * kexsh) == 0) {
         // Exceptional shift.
-        double s = fabs(h(i, i - 1)) + fabs(h(i - 1, i - 2));
-        h11 = dat1 * s + h(i, i);
-        h12 = dat2 * s;
-        h21 = s;
-        h22 = h11;
+        exceptional_block(fabs(h(i, i - 1)) + fabs(h(i - 1, i - 2)), h(i, i), h11, h12, h21, h22);
       } else if (kdefl % kexsh == 0) {
-        double s = fabs(h(l + 1, l)) + fabs(h(l + 2, l + 1));
-        h11 = dat1 * s + h(l, l);
-        h12 = dat2 * s;
-        h21 = s;
-        h22 = h11;
+        exceptional_block(fabs(h(l + 1, l)) + fabs(h(l + 2, l + 1)), h(l, l), h11, h12, h21, h22);
       } else {
         // Wilkinson's double shift: the eigenvalues of the trailing 2x2.
         h11 = h(i - 1, i - 1);
@@ -194,50 +251,19 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
         h12 = h(i - 1, i);
         h22 = h(i, i);
       }
-      double rt1r, rt1i, rt2r, rt2i;
-      double s = fabs(h11) + fabs(h12) + fabs(h21) + fabs(h22);
-      if (s == 0.0) {
-        rt1r = rt1i = rt2r = rt2i = 0.0;
-      } else {
-        h11 /= s;
-        h21 /= s;
-        h12 /= s;
-        h22 /= s;
-        double tr = (h11 + h22) / 2.0;
-        double det = (h11 - tr) * (h22 - tr) - h12 * h21;
-        double rtdisc = sqrt(fabs(det));
-        if (det >= 0.0) {
-          // Complex conjugate shifts.
-          rt1r = tr * s;
-          rt2r = rt1r;
-          rt1i = rtdisc * s;
-          rt2i = -rt1i;
-        } else {
-          // Real shifts (use only one of them).
-          rt1r = tr + rtdisc;
-          rt2r = tr - rtdisc;
-          if (fabs(rt1r - h22) <= fabs(rt2r - h22)) {
-            rt1r *= s;
-            rt2r = rt1r;
-          } else {
-            rt2r *= s;
-            rt1r = rt2r;
-          }
-          rt1i = rt2i = 0.0;
-        }
-      }
+      const Shifts sh = francis_shifts(h11, h12, h21, h22);
       // Look for two consecutive small subdiagonal elements: the largest m in l..i-2 where the
       // bulge may start (always m = l at the latest). Split over the team as the search above,
       // then every member forms the bulge's first column at the chosen m.
       int m = l;
       for (int mm = i - 2 - t.first(0); mm > l; mm -= t.step())
-        if (bulge_can_start(h, mm, rt1r, rt1i, rt2r, rt2i, ulp)) {
+        if (bulge_can_start(h, mm, sh, ulp)) {
           m = mm;
           break;
         }
       m = (int)t.max((double)m);
       double u0, u1, u2;  // the bulge's reflector vector, in registers
-      bulge_first_column(h, m, rt1r, rt1i, rt2r, rt2i, u0, u1, u2);
+      bulge_first_column(h, m, sh, u0, u1, u2);
       // Double-shift QR step: create the bulge at m and chase it down to i.
       for (int k2 = m; k2 <= i - 1; ++k2) {
         const int nr = (3 < i - k2 + 1) ? 3 : i - k2 + 1;

@@ -20,6 +20,7 @@
 #include "device/fault.hpp"
 #include "drivers/eig_kernels.hpp"
 #include "drivers/seam.hpp"
+#include "kernels/info_count.hpp"
 #include "largest_count.hpp"
 #include "stream/engine.hpp"
 #include "stream/piece_plan.hpp"
@@ -158,9 +159,27 @@ int64_t heev_pieces(const EigJob& j) {
   return std::min<int64_t>(p, j.batch);
 }
 
+// Pinned host memory for the partial counts of info_count (no device memory: a call under a
+// device-memory limit may give its whole budget to the kernels' workspaces).
+struct InfoCountState : stream::LaneState {
+  int64_t* partials = nullptr;
+  int ready() {  // 0, or SGPU_ERR_HOST_ALLOC (retried on the next call)
+    if (!partials && fault::host_malloc((void**)&partials, sizeof(int64_t) * info_count::kMaxBlocks) != cudaSuccess) {
+      partials = nullptr;
+      (void)cudaGetLastError();
+      return SGPU_ERR_HOST_ALLOC;
+    }
+    return 0;
+  }
+  ~InfoCountState() override {
+    if (partials) cudaFreeHost(partials);
+  }
+  void trim(size_t) override {}
+};
+
 // In place on the context's stream in one launch (lane 0's kernel state), or (zheev's block
 // path: heev_pieces()) in pieces forked onto the lanes' streams and joined back; waits for info
-// to count the failures. ws_budget (0: none): device bytes the kernels' workspaces may take, all
+// for the failure count. ws_budget (0: none): device bytes the kernels' workspaces may take, all
 // pieces.
 int run_device(sgpu_context* ctx, const EigJob& j, stream::DeviceCache& cache, int64_t ws_budget) {
   cudaStream_t s = static_cast<cudaStream_t>(ctx->stream);
@@ -202,17 +221,19 @@ int run_device(sgpu_context* ctx, const EigJob& j, stream::DeviceCache& cache, i
       for (int64_t q = 0; q <= k; ++q) cudaStreamSynchronize(cache.lanes[q].s);
     }
   }
-  std::vector<int> h;
-  if (!err) {
-    h.resize(j.batch);
-    if (fault::copy_async(h.data(), j.info, sizeof(int) * j.batch, s) != cudaSuccess) err = SGPU_ERR_DEVICE;
-  }
+  // The failures, counted on the device into lane 0's pinned partial counts.
+  InfoCountState* ic = err ? nullptr : cache.lanes[0].state<InfoCountState>();
+  int blocks = 0;
+  if (!err && (!ic || ic->ready() != 0)) err = SGPU_ERR_HOST_ALLOC;
+  if (!err) err = info_count::launch(j.info, j.batch, ic->partials, blocks, s);
   if (cudaStreamSynchronize(s) != cudaSuccess && !err) err = SGPU_ERR_DEVICE;
   if (fork) cudaEventDestroy(fork);
   for (cudaEvent_t e : join)
     if (e) cudaEventDestroy(e);
   (void)cudaGetLastError();
-  return err ? err : count_failures(h.data(), j.batch);
+  if (err) return err;
+  const int64_t failed = info_count::total(ic->partials, blocks);
+  return failed > INT_MAX ? INT_MAX : (int)failed;
 }
 
 // ---- host data, streamed -----------------------------------------------------------------------

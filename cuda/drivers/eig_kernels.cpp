@@ -1,10 +1,12 @@
-// Which kernel family serves an eigensolver job on device memory. dgeev/dhseqr: the shared-memory
+// Which kernel family serves an eigensolver job on device memory. dgeev/dhseqr: eigenvalues only
+// at small orders one thread per matrix in registers (kernels/eig_reg); else the shared-memory
 // teams (kernels/eig_smem) where a matrix's slot fits a block, else one warp per matrix on global
 // memory (kernels/eig_warp). zheev: for n <= 32 the shared-memory teams (kernels/heev_team) or,
 // where their table says (jobz N from n = 9), teams on global memory (kernels/eig_warp); the
 // block path (kernels/heev_block) above.
 #include "drivers/eig_kernels.hpp"
 
+#include "kernels/eig_reg.hpp"
 #include "kernels/eig_smem.hpp"
 #include "kernels/eig_warp.hpp"
 #include "kernels/heev_team.hpp"
@@ -27,6 +29,7 @@ int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
       return heev_team::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
     return eig_warp::zheev(j, s);
   }
+  if (eig_reg::serves(j)) return eig_reg::launch(j, s);
   EigJob pj = j;
   if (eig_smem::plan(pj)) return eig_smem::launch(pj, s);
   return eig_warp::eig(j, s);
@@ -40,7 +43,7 @@ WorkspaceNeed workspace_need(const EigJob& j) {
     return w;
   }
   EigJob probe = j;
-  if (!eig_smem::plan(probe)) w.fixed = eig_warp::eig_workspace(j);
+  if (!eig_reg::serves(j) && !eig_smem::plan(probe)) w.fixed = eig_warp::eig_workspace(j);
   return w;
 }
 

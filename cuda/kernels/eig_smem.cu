@@ -72,9 +72,7 @@ DeviceLimits limits() {
 // Lanes per matrix by order (tuning.hpp; the developer setting SGPU_EIG_TEAM forces it).
 int team_lanes(int n) {
   if (int f = forced_lanes()) return f;
-  for (const tuning::EigLanes& r : tuning::kEigLanes)
-    if (n <= r.n) return r.lanes;
-  return 32;
+  return tuning::eig_lanes(n);
 }
 
 bool plan(Job& j) {
