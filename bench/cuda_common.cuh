@@ -32,4 +32,14 @@ inline bool open_gpu(cudaDeviceProp& prop, cudaStream_t& stream, cudaEvent_t& ev
   return true;
 }
 
+// The device's fp64 peak (FMA as two flops), GFLOP/s: 64 FMA units an SM on the data-centre parts
+// (A100, H100, H200: compute capability 8.0 and 9.0), 2 elsewhere, at the SM clock the driver
+// reports (H100 SXM: 132 SMs at 1.98 GHz, 33.5 TFLOP/s).
+inline double fp64_peak_gflops(const cudaDeviceProp& prop) {
+  int khz = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) != cudaSuccess) return 0.0;
+  const bool dc = (prop.major == 8 && prop.minor == 0) || prop.major == 9;
+  return (dc ? 128.0 : 4.0) * prop.multiProcessorCount * khz * 1e-6;
+}
+
 }  // namespace bench
