@@ -72,6 +72,15 @@ SGPU_HD void fill_nan(const Team& t, int n, Mat1<double> a) {
   t.sync();
 }
 
+// dgeev's scaling: the norm to which a matrix of max-abs norm anrm is scaled (LAPACK's smlnum or
+// bignum), or 0 when anrm lies in [smlnum, bignum] (or is 0) and no scaling is due.
+SGPU_HD double geev_scale_target(double anrm) {
+  const double smlnum = sqrt(Mach::safmin) / Mach::ulp, bignum = 1.0 / smlnum;
+  if (anrm > 0.0 && anrm < smlnum) return smlnum;
+  if (anrm > bignum) return bignum;
+  return 0.0;
+}
+
 // Returns info as dgeev: 0, or i > 0 when the QR iteration failed; eigenvalues i+1:n are valid.
 // Input holding NaN/Inf: all outputs are NaN and info = n.
 template <class Team>
@@ -88,20 +97,12 @@ SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a,
     return n;
   }
   // Scale A if its largest element is outside [smlnum, bignum].
-  const double smlnum = sqrt(Mach::safmin) / Mach::ulp, bignum = 1.0 / smlnum;
   double anrm = 0.0;
   for (int c = t.first(1); c <= n; c += t.step())
     for (int r = 1; r <= n; ++r) anrm = dmax(anrm, fabs(a(r, c)));
   anrm = t.max(anrm);
-  double cscale = 0.0;
-  bool scalea = false;
-  if (anrm > 0.0 && anrm < smlnum) {
-    scalea = true;
-    cscale = smlnum;
-  } else if (anrm > bignum) {
-    scalea = true;
-    cscale = bignum;
-  }
+  const double cscale = geev_scale_target(anrm);
+  const bool scalea = cscale != 0.0;
   if (scalea)
     for (int c = 1; c <= n; ++c) lascl(t, anrm, cscale, n, col(a, 1, c));
 

@@ -66,9 +66,10 @@ SGPU_HD void laev2(double a, double b, double c, double& rt1, double& rt2, doubl
   }
 }
 
-// Multiply x[0..m) by cto/cfrom without over/underflow (LAPACK dlascl, type 'G').
-template <class Team>
-SGPU_HD void lascl(const Team& t, double cfrom, double cto, int m, Vec<double> x) {
+// The factors by which LAPACK's dlascl (type 'G') multiplies to scale by cto/cfrom without over-
+// or underflow, in order: apply(mul) for each (none when the ratio is exactly 1).
+template <class F>
+SGPU_HD void lascl_factors(double cfrom, double cto, F apply) {
   const double smlnum = Mach::safmin, bignum = 1.0 / smlnum;
   double cfromc = cfrom, ctoc = cto;
   bool done = false;
@@ -95,8 +96,14 @@ SGPU_HD void lascl(const Team& t, double cfrom, double cto, int m, Vec<double> x
         if (mul == 1.0) return;
       }
     }
-    scal(t, m, mul, x);
+    apply(mul);
   }
+}
+
+// Multiply x[0..m) by cto/cfrom without over/underflow (LAPACK dlascl, type 'G').
+template <class Team>
+SGPU_HD void lascl(const Team& t, double cfrom, double cto, int m, Vec<double> x) {
+  lascl_factors(cfrom, cto, [&](double mul) { scal(t, m, mul, x); });
 }
 
 // The unreduced block d[l..lend], e[l..lend-1] of a tridiagonal, scaled into [ssfmin, ssfmax] when

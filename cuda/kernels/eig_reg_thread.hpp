@@ -16,6 +16,7 @@
 // other sum is formed by one member, so P matters nowhere else.
 #pragma once
 #include "core/balance.hpp"
+#include "core/geev.hpp"
 #include "core/hseqr.hpp"
 
 #if defined(__CUDA_ARCH__)
@@ -274,7 +275,7 @@ SGPU_UNROLL
   }
 
   // core::gehd2: A(ilo:ihi, ilo:ihi) to upper Hessenberg form; reflector i below the subdiagonal
-  // of column i (its tau is not kept: no Q is formed).
+  // of column i (its tau is dropped: no Q is formed).
   SGPU_HD void gehd2(int ilo, int ihi) {
     const double safmin = core::Mach::safmin / core::Mach::eps, rsafmn = 1.0 / safmin;
 SGPU_UNROLL
@@ -519,40 +520,6 @@ SGPU_UNROLL
     return info;
   }
 
-  // Multiplies x by cto / cfrom without over- or underflow (core::lascl): the same factors in the
-  // same order for every element the each(f) hands over (f(x) returns the scaled x).
-  template <class Each>
-  static SGPU_HD void lascl(double cfrom, double cto, Each each) {
-    const double smlnum = core::Mach::safmin, bignum = 1.0 / smlnum;
-    double cfromc = cfrom, ctoc = cto;
-    bool done = false;
-    while (!done) {
-      double cfrom1 = cfromc * smlnum, mul;
-      if (cfrom1 == cfromc) {
-        mul = ctoc / cfromc;
-        done = true;
-      } else {
-        double cto1 = ctoc / bignum;
-        if (cto1 == ctoc) {
-          mul = ctoc;
-          done = true;
-          cfromc = 1.0;
-        } else if (fabs(cfrom1) > fabs(ctoc) && ctoc != 0.0) {
-          mul = smlnum;
-          cfromc = cfrom1;
-        } else if (fabs(cto1) > fabs(cfromc)) {
-          mul = bignum;
-          ctoc = cto1;
-        } else {
-          mul = ctoc / cfromc;
-          done = true;
-          if (mul == 1.0) return;
-        }
-      }
-      each(mul);
-    }
-  }
-
   // core::geev with jobvl = jobvr = N.
   SGPU_HD int geev() {
     bool bad = false;
@@ -568,18 +535,10 @@ SGPU_UNROLL
       for (int q = 1; q <= N; ++q) set_w(q, NAN, NAN);
       return N;
     }
-    const double smlnum = sqrt(core::Mach::safmin) / core::Mach::ulp, bignum = 1.0 / smlnum;
-    double cscale = 0.0;
-    bool scalea = false;
-    if (anrm > 0.0 && anrm < smlnum) {
-      scalea = true;
-      cscale = smlnum;
-    } else if (anrm > bignum) {
-      scalea = true;
-      cscale = bignum;
-    }
+    const double cscale = core::geev_scale_target(anrm);
+    const bool scalea = cscale != 0.0;
     if (scalea)
-      lascl(anrm, cscale, [&](double mul) {
+      core::lascl_factors(anrm, cscale, [&](double mul) {
 SGPU_UNROLL
         for (int c = 1; c <= N; ++c)
 SGPU_UNROLL
@@ -592,10 +551,10 @@ SGPU_UNROLL
     if (scalea) {
       // Undo the scaling of the valid eigenvalues (info+1..n, and 1..ilo-1 on failure).
       auto undo = [&](int lo, int hi) {
-        lascl(cscale, anrm, [&](double mul) {
+        core::lascl_factors(cscale, anrm, [&](double mul) {
           for (int q = lo; q <= hi; ++q) wr[q - 1] = mul * wr[q - 1];
         });
-        lascl(cscale, anrm, [&](double mul) {
+        core::lascl_factors(cscale, anrm, [&](double mul) {
           for (int q = lo; q <= hi; ++q) wi[q - 1] = mul * wi[q - 1];
         });
       };
