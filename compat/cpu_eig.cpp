@@ -12,19 +12,20 @@ using core::Mat1;
 using core::Vec1;
 
 int dhseqr(sgpu_context* ctx, const args::Dhseqr& a) {
-  return for_each_matrix(ctx, a.batch, 0, a.info, [&](int64_t b, double*) {
+  const int64_t work = a.n >= core::kLaqrNmin ? core::laqr_work_size(a.n) : 0;
+  return for_each_matrix(ctx, a.batch, work, a.info, [&](int64_t b, double* w) {
     Mat1<double> h{a.H + b * a.sH, 1, a.ldh};
     Mat1<double> z{a.Z ? a.Z + b * a.sZ : nullptr, 1, a.ldz};
-    return core::hseqr(core::TeamOne{}, a.wantt, a.compz, a.n, a.ilo, a.ihi, h, Vec1<double>{a.wr + b * a.sW, 1},
-                       Vec1<double>{a.wi + b * a.sW, 1}, z);
+    return core::hseqr<true>(core::TeamOne{}, a.wantt, a.compz, a.n, a.ilo, a.ihi, h, Vec1<double>{a.wr + b * a.sW, 1},
+                             Vec1<double>{a.wi + b * a.sW, 1}, z, w);
   });
 }
 
 int dgeev(sgpu_context* ctx, const args::Dgeev& a) {
-  return for_each_matrix(ctx, a.batch, core::geev_work(a.n), a.info, [&](int64_t b, double* work) {
+  return for_each_matrix(ctx, a.batch, core::geev_work(a.n, true), a.info, [&](int64_t b, double* work) {
     Mat1<double> vl{a.VL ? a.VL + b * a.sVL : nullptr, 1, a.ldvl};
     Mat1<double> vr{a.VR ? a.VR + b * a.sVR : nullptr, 1, a.ldvr};
-    return core::geev(core::TeamOne{}, a.wantvl, a.wantvr, a.n, Mat1<double>{a.A + b * a.sA, 1, a.lda},
+    return core::geev<true>(core::TeamOne{}, a.wantvl, a.wantvr, a.n, Mat1<double>{a.A + b * a.sA, 1, a.lda},
                       Vec1<double>{a.wr + b * a.sW, 1}, Vec1<double>{a.wi + b * a.sW, 1}, vl, vr, work);
   });
 }

@@ -11,8 +11,10 @@
 namespace sgpu {
 namespace core {
 
-// Doubles of workspace one matrix of geev needs.
-SGPU_HD int64_t geev_work(int n) { return 5 * (int64_t)n; }
+// Doubles of workspace one matrix of geev needs (kMultishift: see geev).
+SGPU_HD int64_t geev_work(int n, bool multishift = false) {
+  return 5 * (int64_t)n + (multishift && n >= kLaqrNmin ? laqr_work_size(n) : 0);
+}
 
 template <class Team>
 SGPU_HD void copy_mat(const Team& t, int n, Mat1<double> src, Mat1<double> dst) {
@@ -82,8 +84,9 @@ SGPU_HD double geev_scale_target(double anrm) {
 }
 
 // Returns info as dgeev: 0, or i > 0 when the QR iteration failed; eigenvalues i+1:n are valid.
-// Input holding NaN/Inf: all outputs are NaN and info = n.
-template <class Team>
+// Input holding NaN/Inf: all outputs are NaN and info = n. kMultishift: hseqr's multishift QR from
+// order kLaqrNmin, as LAPACK's dgeev (work then holds geev_work(n, true) doubles).
+template <bool kMultishift = false, class Team>
 SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr, Vec1<double> wi,
                  Mat1<double> vl, Mat1<double> vr, double* work) {
   if (n == 0) return 0;
@@ -112,13 +115,13 @@ SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a,
   int info;
   if (wantvl) {
     orghr(t, n, ilo, ihi, a, tau, vl);
-    info = hseqr(t, true, kCompzV, n, ilo, ihi, a, wr, wi, vl);
+    info = hseqr<kMultishift>(t, true, kCompzV, n, ilo, ihi, a, wr, wi, vl, work + 5 * n);
     if (wantvr) copy_mat(t, n, vl, vr);
   } else if (wantvr) {
     orghr(t, n, ilo, ihi, a, tau, vr);
-    info = hseqr(t, true, kCompzV, n, ilo, ihi, a, wr, wi, vr);
+    info = hseqr<kMultishift>(t, true, kCompzV, n, ilo, ihi, a, wr, wi, vr, work + 5 * n);
   } else {
-    info = hseqr(t, false, kCompzN, n, ilo, ihi, a, wr, wi, vr);
+    info = hseqr<kMultishift>(t, false, kCompzN, n, ilo, ihi, a, wr, wi, vr, work + 5 * n);
   }
   if (info == 0) {
     // (tau is free once the Schur vectors are formed.)

@@ -1,7 +1,7 @@
 // One matrix of dhseqr: eigenvalues, Schur form and Schur vectors of an upper Hessenberg matrix,
 // with LAPACK dhseqr's conventions for the small-matrix path (dlahqr).
 #pragma once
-#include "lahqr.hpp"
+#include "laqr.hpp"
 
 namespace sgpu {
 namespace core {
@@ -25,12 +25,14 @@ SGPU_HD void set_identity(const Team& t, int n, Mat1<double> z) {
   t.sync();
 }
 
-// Returns info: 0, or i > 0 when lahqr failed and only eigenvalues 1:ilo-1 and i+1:n are valid.
-// Non-finite input in the active block (ilo == ihi included): eigenvalues ilo..ihi are NaN, so are
-// the Schur vectors that block would have changed (columns ilo..ihi of Z), and info = ihi.
-template <class Team>
+// Returns info: 0, or i > 0 when the QR iteration failed and only eigenvalues 1:ilo-1 and i+1:n are
+// valid. Non-finite input in the active block (ilo == ihi included): eigenvalues ilo..ihi are NaN,
+// so are the Schur vectors that block would have changed (columns ilo..ihi of Z), and info = ihi.
+// kMultishift: from order kLaqrNmin the multishift QR (laqr.hpp) as LAPACK's dhseqr, with
+// laqr_work_size(n) doubles at laqr_work; otherwise the double-shift QR at every order.
+template <bool kMultishift = false, class Team>
 SGPU_HD int hseqr(const Team& t, bool wantt, int compz, int n, int ilo, int ihi, Mat1<double> h, Vec1<double> wr,
-                  Vec1<double> wi, Mat1<double> z) {
+                  Vec1<double> wi, Mat1<double> z, double* laqr_work = nullptr) {
   if (n == 0) return 0;
   // Eigenvalues isolated by balancing.
   if (t.leader()) {
@@ -61,7 +63,14 @@ SGPU_HD int hseqr(const Team& t, bool wantt, int compz, int n, int ilo, int ihi,
     t.sync();
     return 0;
   } else {
-    info = lahqr(t, wantt, compz != kCompzN, n, ilo, ihi, h, wr, wi, ilo, ihi, z);
+    if constexpr (kMultishift) {
+      if (n >= kLaqrNmin)
+        info = laqr0(t, wantt, compz != kCompzN, n, ilo, ihi, h, wr, wi, ilo, ihi, z, laqr_work);
+      else
+        info = lahqr(t, wantt, compz != kCompzN, n, ilo, ihi, h, wr, wi, ilo, ihi, z);
+    } else {
+      info = lahqr(t, wantt, compz != kCompzN, n, ilo, ihi, h, wr, wi, ilo, ihi, z);
+    }
   }
   // Clear out the trash below the subdiagonal, as dhseqr does, when T is wanted or on failure.
   if ((wantt || info != 0) && n > 2) {
