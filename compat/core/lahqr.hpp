@@ -172,6 +172,51 @@ SGPU_HD void bulge_columns(const Team& t, const BulgeReflector& r, int k2, int l
   }
 }
 
+// Step k2 of a double-shift sweep over the active block H(l:i, l:i) whose bulge starts at m
+// (dlahqr's step, and each sweep of dlaqr5 with l = m): the reflector from the bulge in column
+// k2-1 (from (u0, u1, u2), the bulge's first column, at k2 = m), applied from the left to rows
+// k2..k2+2 over columns k2..i2, from the right to columns k2..k2+2 over rows i1..min(k2+3, i), and
+// to Z's rows iloz..ihiz. Ends without a sync: the caller's next step or test begins with one.
+template <class Team>
+SGPU_HD void bulge_step(const Team& t, bool wantz, int k2, int m, int l, int i, int i1, int i2, int iloz, int ihiz,
+                        double& u0, double& u1, double& u2, Mat1<double> h, Mat1<double> z) {
+  const int nr = (3 < i - k2 + 1) ? 3 : i - k2 + 1;
+  t.sync();
+  if (k2 > m) {
+    u0 = h(k2, k2 - 1);
+    u1 = h(k2 + 1, k2 - 1);
+    if (nr == 3) u2 = h(k2 + 2, k2 - 1);
+  }
+  double t1;
+  u0 = larfg3(nr, u0, u1, u2, t1);
+  const BulgeReflector r{u1, u2, t1, t1 * u1, t1 * u2};
+  // Rows k2..k2+2 from the left (columns k2..i2; column k2-1 is not touched, so the leader's
+  // writes to it wait for the sync below instead of a sync of their own).
+  if (nr == 3)
+    bulge_rows<3>(t, r, k2, i2, h);
+  else
+    bulge_rows<2>(t, r, k2, i2, h);
+  t.sync();  // every member has read the bulge (column k2-1) and finished its rows
+  if (t.leader()) {
+    if (k2 > m) {
+      h(k2, k2 - 1) = u0;
+      h(k2 + 1, k2 - 1) = 0.0;
+      if (k2 < i - 1) h(k2 + 2, k2 - 1) = 0.0;
+    } else if (m > l) {
+      // Use this instead of H(k,k-1) = -H(k,k-1) to avoid a bug when v(2) and v(3) underflow.
+      h(k2, k2 - 1) *= (1.0 - t1);
+    }
+  }
+  // Columns k2..k2+2 from the right (rows i1..kend), and Z.
+  if (nr == 3) {
+    bulge_columns<3>(t, r, k2, i1, k2 + 3 < i ? k2 + 3 : i, h);
+    if (wantz) bulge_columns<3>(t, r, k2, iloz, ihiz, z);
+  } else {
+    bulge_columns<2>(t, r, k2, i1, i, h);
+    if (wantz) bulge_columns<2>(t, r, k2, iloz, ihiz, z);
+  }
+}
+
 // Returns info as dlahqr: 0, or i > 0 when eigenvalues i+1..ihi have converged but not the rest.
 template <class Team>
 SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi, Mat1<double> h,
@@ -265,43 +310,7 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
       double u0, u1, u2;  // the bulge's reflector vector, in registers
       bulge_first_column(h, m, sh, u0, u1, u2);
       // Double-shift QR step: create the bulge at m and chase it down to i.
-      for (int k2 = m; k2 <= i - 1; ++k2) {
-        const int nr = (3 < i - k2 + 1) ? 3 : i - k2 + 1;
-        t.sync();
-        if (k2 > m) {
-          u0 = h(k2, k2 - 1);
-          u1 = h(k2 + 1, k2 - 1);
-          if (nr == 3) u2 = h(k2 + 2, k2 - 1);
-        }
-        double t1;
-        u0 = larfg3(nr, u0, u1, u2, t1);
-        const BulgeReflector r{u1, u2, t1, t1 * u1, t1 * u2};
-        // Rows k2..k2+2 from the left (columns k2..i2; column k2-1 is not touched, so the leader's
-        // writes to it wait for the sync below instead of a sync of their own).
-        if (nr == 3)
-          bulge_rows<3>(t, r, k2, i2, h);
-        else
-          bulge_rows<2>(t, r, k2, i2, h);
-        t.sync();  // every member has read the bulge (column k2-1) and finished its rows
-        if (t.leader()) {
-          if (k2 > m) {
-            h(k2, k2 - 1) = u0;
-            h(k2 + 1, k2 - 1) = 0.0;
-            if (k2 < i - 1) h(k2 + 2, k2 - 1) = 0.0;
-          } else if (m > l) {
-            // Use this instead of H(k,k-1) = -H(k,k-1) to avoid a bug when v(2) and v(3) underflow.
-            h(k2, k2 - 1) *= (1.0 - t1);
-          }
-        }
-        // Columns k2..k2+2 from the right (rows i1..kend), and Z.
-        if (nr == 3) {
-          bulge_columns<3>(t, r, k2, i1, k2 + 3 < i ? k2 + 3 : i, h);
-          if (wantz) bulge_columns<3>(t, r, k2, iloz, ihiz, z);
-        } else {
-          bulge_columns<2>(t, r, k2, i1, i, h);
-          if (wantz) bulge_columns<2>(t, r, k2, iloz, ihiz, z);
-        }
-      }
+      for (int k2 = m; k2 <= i - 1; ++k2) bulge_step(t, wantz, k2, m, l, i, i1, i2, iloz, ihiz, u0, u1, u2, h, z);
       t.sync();
     }
     if (!converged) return i;  // failure to converge in the remaining iterations

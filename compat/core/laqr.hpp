@@ -89,33 +89,7 @@ SGPU_HD void laqr_sweeps(const Team& t, bool wantt, bool wantz, int n, int ktop,
     double u0, u1, u2;
     bulge_first_column(h, m, sh, u0, u1, u2);
     for (int k2 = m; k2 <= i - 1; ++k2) {
-      const int nr = (3 < i - k2 + 1) ? 3 : i - k2 + 1;
-      t.sync();
-      if (k2 > m) {
-        u0 = h(k2, k2 - 1);
-        u1 = h(k2 + 1, k2 - 1);
-        if (nr == 3) u2 = h(k2 + 2, k2 - 1);
-      }
-      double t1;
-      u0 = larfg3(nr, u0, u1, u2, t1);
-      const BulgeReflector r{u1, u2, t1, t1 * u1, t1 * u2};
-      if (nr == 3)
-        bulge_rows<3>(t, r, k2, i2, h);
-      else
-        bulge_rows<2>(t, r, k2, i2, h);
-      t.sync();
-      if (t.leader() && k2 > m) {
-        h(k2, k2 - 1) = u0;
-        h(k2 + 1, k2 - 1) = 0.0;
-        if (k2 < i - 1) h(k2 + 2, k2 - 1) = 0.0;
-      }
-      if (nr == 3) {
-        bulge_columns<3>(t, r, k2, i1, k2 + 3 < i ? k2 + 3 : i, h);
-        if (wantz) bulge_columns<3>(t, r, k2, iloz, ihiz, z);
-      } else {
-        bulge_columns<2>(t, r, k2, i1, i, h);
-        if (wantz) bulge_columns<2>(t, r, k2, iloz, ihiz, z);
-      }
+      bulge_step(t, wantz, k2, m, m, i, i1, i2, iloz, ihiz, u0, u1, u2, h, z);
       t.sync();
       // Vigilant deflation (dlaqr5): the subdiagonal the bulge has just left, if negligible.
       if (k2 > m && h(k2, k2 - 1) != 0.0 &&
