@@ -85,7 +85,9 @@ SGPU_HD double geev_scale_target(double anrm) {
 
 // Returns info as dgeev: 0, or i > 0 when the QR iteration failed; eigenvalues i+1:n are valid.
 // Input holding NaN/Inf: all outputs are NaN and info = n. kMultishift: hseqr's multishift QR from
-// order kLaqrNmin, as LAPACK's dgeev (work then holds geev_work(n, true) doubles).
+// order kLaqrNmin, as LAPACK's dgeev (work then holds geev_work(n, true) doubles). Without vectors
+// the work is dead before wr and wi are first written, so it may overlap them (the GPU's
+// shared-memory kernels place it there).
 template <bool kMultishift = false, class Team>
 SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr, Vec1<double> wi,
                  Mat1<double> vl, Mat1<double> vr, double* work) {

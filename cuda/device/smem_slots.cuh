@@ -42,32 +42,38 @@ int allow_max_smem(Kernel k) {
   return 0;
 }
 
-// Warps per block for a kernel whose warps each need warp_bytes of shared memory, at most
-// max_warps: the most warps resident per SM. Shared memory bounds the residents and is handed out
-// in whole blocks, so smaller blocks can waste less of it (dgeev n = 15 on the H100: blocks of 4
-// warps leave 60 of 228 KB unused, blocks of 1 warp fit 10 warps instead of 8). Raises the
-// kernel's dynamic shared memory limit (allow_max_smem). 0 or -1 (a CUDA call failed, or no block
-// fits).
+// Warps per block for a kernel whose warps each need warp_bytes of shared memory, min_warps to
+// max_warps (fewer only where no block of min_warps fits): the most warps resident per SM. Shared
+// memory bounds the residents and is handed out in whole blocks, so smaller blocks can waste less
+// of it (dgeev n = 15 on the H100: blocks of 4 warps leave 60 of 228 KB unused, blocks of 2 warps
+// fit 10 warps instead of 8). Raises the kernel's dynamic shared memory limit (allow_max_smem).
+// 0 or -1 (a CUDA call failed, or no block fits).
 struct Shape {
   int warps = 0;           // per block
   int blocks_per_sm = 0;   // resident
   size_t smem = 0;         // bytes per block
 };
 template <class Kernel>
-int block_shape(Kernel k, size_t warp_bytes, int max_warps, Shape& out) {
+int block_shape(Kernel k, size_t warp_bytes, int max_warps, Shape& out, int min_warps = 1) {
   if (allow_max_smem(k) != 0) return -1;
   int best_w = 0, best_occ = 0;
-  for (int w = 1; w <= max_warps; ++w) {
-    int occ = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, 32 * w, warp_bytes * w) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return -1;
+  auto search = [&](int lo, int hi) {
+    for (int w = lo; w <= hi; ++w) {
+      int occ = 0;
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, 32 * w, warp_bytes * w) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+      }
+      if (occ * w >= best_occ * best_w) {
+        best_w = w;
+        best_occ = occ;
+      }
     }
-    if (occ * w >= best_occ * best_w) {
-      best_w = w;
-      best_occ = occ;
-    }
-  }
+    return 0;
+  };
+  min_warps = min_warps < max_warps ? min_warps : max_warps;
+  if (search(min_warps, max_warps) != 0) return -1;
+  if (best_occ < 1 && search(1, min_warps - 1) != 0) return -1;
   if (best_occ < 1) return -1;
   out.warps = best_w;
   out.blocks_per_sm = best_occ;

@@ -79,7 +79,7 @@ bool plan(Job& j) {
   const DeviceLimits d = limits();
   if (d.err || j.n < 1) return false;
   j.ld = j.n | 1;
-  j.slot = SlotShape(j).end(j) | 1;  // odd: the same element of neighbouring slots in distinct banks
+  j.slot = SlotShape(j, mode_of(j) == kGeevValues).end(j) | 1;  // odd: the same element of neighbouring slots in distinct banks
   const int64_t bytes = j.slot * (int64_t)sizeof(double);
   // The table's P, widened until one warp's slots fit in a block.
   for (int p = team_lanes(j.n); p <= 32; p *= 2) {
@@ -103,7 +103,8 @@ int launch(const Job& job, cudaStream_t s) {
   const Kernel k = kernel_for(j);
   // Warps per block: the most warps resident per SM (smem_slots::block_shape).
   smem_slots::Shape shape;
-  if (smem_slots::block_shape(k, j.smem / (size_t)j.warps, j.warps, shape) != 0) return SGPU_ERR_DEVICE;
+  if (smem_slots::block_shape(k, j.smem / (size_t)j.warps, j.warps, shape, tuning::kEigMinWarpsPerBlock) != 0)
+    return SGPU_ERR_DEVICE;
   const int best_occ = shape.blocks_per_sm;
   j.warps = shape.warps;
   j.smem = shape.smem;

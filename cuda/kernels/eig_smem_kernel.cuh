@@ -30,16 +30,19 @@ inline int mode_of(const Job& j) {
   return j.compz ? kHseqrVectors : kHseqrValues;
 }
 
-// Where a slot's parts start (doubles from the slot's start).
+// Where a slot's parts start (doubles from the slot's start). geev_values: dgeev without vectors
+// (a compile-time constant in the kernels, so that the other modes' code does not test it).
 struct SlotShape {
   int64_t z, vl, w, work;
-  __host__ __device__ SlotShape(const Job& j) {
+  __host__ __device__ SlotShape(const Job& j, bool geev_values) {
     const int64_t nn = (int64_t)j.n * j.ld;
     const bool has_z = j.geev ? j.wantvr : j.compz != 0, has_vl = j.geev && j.wantvl;
     z = nn;
     vl = z + (has_z ? nn : 0);
     w = vl + (has_vl ? nn : 0);
-    work = w + 2 * (int64_t)j.n;
+    // dgeev without vectors: the work overlaps wr and wi (core::geev's work is dead by then), so
+    // that more slots fit.
+    work = w + (geev_values ? 0 : 2 * (int64_t)j.n);
   }
   __host__ __device__ int64_t end(const Job& j) const { return work + (j.geev ? core::geev_work(j.n) : 0); }
 };
@@ -52,7 +55,7 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_eig(const Job j) {
   constexpr bool kVectors = kMode == kHseqrVectors || kMode == kGeevVectors;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, team = lane / P;
   const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
-  const SlotShape sh(j);
+  const SlotShape sh(j, kMode == kGeevValues);
   const int n = j.n, ld = j.ld;
   double* slots = sm + (int64_t)warp * kTeams * j.slot;
   double* my = slots + team * j.slot;
