@@ -37,7 +37,7 @@ constexpr int eig_lanes(int n) {
 
 // Warps per block at least (where a block of that many fits): of the shapes that keep the most
 // warps resident, blocks of one warp ran slower than blocks of two.
-constexpr int kEigMinWarpsPerBlock = 2;  // dgeev n = 15, 20 values: 11 and 13 warps of 1, 9-11% slower than 10 and 12 of 2-4
+constexpr int kEigMinWarpsPerBlock = 2;  // dgeev values n = 15, 20: 11 and 13 warps of one 9-11% slower than 10, 12
 
 // ---- dhseqr and dgeev eigenvalues, one thread per matrix in registers (kernels/eig_reg) ---------
 // dgeev without vectors and dhseqr without T or Z take the register kernels up to this order.

@@ -79,7 +79,8 @@ bool plan(Job& j) {
   const DeviceLimits d = limits();
   if (d.err || j.n < 1) return false;
   j.ld = j.n | 1;
-  j.slot = SlotShape(j, mode_of(j) == kGeevValues).end(j) | 1;  // odd: the same element of neighbouring slots in distinct banks
+  // Odd: the same element of neighbouring slots in distinct banks.
+  j.slot = SlotShape(j, mode_of(j) == kGeevValues).end(j) | 1;
   const int64_t bytes = j.slot * (int64_t)sizeof(double);
   // The table's P, widened until one warp's slots fit in a block.
   for (int p = team_lanes(j.n); p <= 32; p *= 2) {
