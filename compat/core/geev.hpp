@@ -83,6 +83,98 @@ SGPU_HD double geev_scale_target(double anrm) {
   return 0.0;
 }
 
+// dgeev in three phases, which geev() below runs in turn and the GPU runs as kernels of their own
+// (passing A, the vectors, wr, wi and a GeevCarry through device memory):
+//   geev_reduce: finiteness, scaling, balancing, Hessenberg form and its orthogonal factor;
+//   geev_schur:  the Schur form, its vectors and the eigenvalues (hseqr);
+//   geev_vectors: eigenvectors, back-transformation, normalization, the eigenvalues unscaled.
+// work: geev_work(n) doubles (kMultishift: geev_work(n, true)); its first n doubles (the
+// balancing's scale) carry from geev_reduce to geev_vectors, the rest is scratch of each phase.
+struct GeevCarry {
+  int ilo = 0, ihi = 0;  // the balanced active block; ilo = 0: the input was not finite
+  double anrm = 0.0;     // A's largest magnitude before scaling
+};
+
+// Phase 1. Input holding NaN/Inf: all outputs NaN, c.ilo = 0 (geev returns n). Otherwise A holds
+// the Hessenberg form (and the reflectors below it) and vl (wantvl) or else vr (wantvr) its
+// orthogonal factor.
+template <class Team>
+SGPU_HD void geev_reduce(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr,
+                         Vec1<double> wi, Mat1<double> vl, Mat1<double> vr, double* work, GeevCarry& c) {
+  Vec1<double> scale{work, 1}, tau{work + n, 1}, xr{work + 3 * n, 1}, xi{work + 4 * n, 1};
+  if (!all_finite(t, n, a)) {
+    if (t.leader())
+      for (int i = 1; i <= n; ++i) wr[i] = wi[i] = NAN;
+    if (wantvl) fill_nan(t, n, vl);
+    if (wantvr) fill_nan(t, n, vr);
+    t.sync();
+    c.ilo = 0;
+    return;
+  }
+  // Scale A if its largest element is outside [smlnum, bignum].
+  double anrm = 0.0;
+  for (int j = t.first(1); j <= n; j += t.step())
+    for (int r = 1; r <= n; ++r) anrm = dmax(anrm, fabs(a(r, j)));
+  anrm = t.max(anrm);
+  c.anrm = anrm;
+  const double cscale = geev_scale_target(anrm);
+  if (cscale != 0.0)
+    for (int j = 1; j <= n; ++j) lascl(t, anrm, cscale, n, col(a, 1, j));
+  gebal(t, n, a, c.ilo, c.ihi, scale);
+  gehd2(t, n, c.ilo, c.ihi, a, tau, xr, xi);  // xr and xi are free until the eigenvectors
+  if (wantvl) orghr(t, n, c.ilo, c.ihi, a, tau, vl);
+  else if (wantvr) orghr(t, n, c.ilo, c.ihi, a, tau, vr);
+}
+
+// Phase 2 (c.ilo > 0): returns info as dgeev. With vectors A becomes the Schur form T and the
+// orthogonal factor in vl (or vr) the Schur vectors, copied to vr when both are wanted.
+template <bool kMultishift = false, class Team>
+SGPU_HD int geev_schur(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr,
+                       Vec1<double> wi, Mat1<double> vl, Mat1<double> vr, double* work, const GeevCarry& c) {
+  int info;
+  if (wantvl) {
+    info = hseqr<kMultishift>(t, true, kCompzV, n, c.ilo, c.ihi, a, wr, wi, vl, work + 5 * n);
+    if (wantvr) copy_mat(t, n, vl, vr);
+  } else if (wantvr) {
+    info = hseqr<kMultishift>(t, true, kCompzV, n, c.ilo, c.ihi, a, wr, wi, vr, work + 5 * n);
+  } else {
+    info = hseqr<kMultishift>(t, false, kCompzN, n, c.ilo, c.ihi, a, wr, wi, vr, work + 5 * n);
+  }
+  return info;
+}
+
+// Phase 3 (c.ilo > 0, info from geev_schur): the eigenvectors when info = 0, and the valid
+// eigenvalues unscaled. work's first n doubles hold geev_reduce's scale.
+template <class Team>
+SGPU_HD void geev_vectors(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr,
+                          Vec1<double> wi, Mat1<double> vl, Mat1<double> vr, double* work, const GeevCarry& c,
+                          int info) {
+  Vec1<double> scale{work, 1}, tau{work + n, 1}, wn{work + 2 * n, 1}, xr{work + 3 * n, 1}, xi{work + 4 * n, 1};
+  if (info == 0) {
+    // (tau is free once the Schur vectors are formed.)
+    if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi, tau);
+    if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi, tau);
+    if (wantvl) {
+      gebak(t, false, n, c.ilo, c.ihi, scale, n, vl);
+      normalize_vectors(t, n, vl, wi, xr);
+    }
+    if (wantvr) {
+      gebak(t, true, n, c.ilo, c.ihi, scale, n, vr);
+      normalize_vectors(t, n, vr, wi, xr);
+    }
+  }
+  // Undo scaling of the valid eigenvalues.
+  const double cscale = geev_scale_target(c.anrm);
+  if (cscale != 0.0) {
+    lascl(t, cscale, c.anrm, n - info, wr.from(info + 1));
+    lascl(t, cscale, c.anrm, n - info, wi.from(info + 1));
+    if (info > 0) {
+      lascl(t, cscale, c.anrm, c.ilo - 1, wr.from(1));
+      lascl(t, cscale, c.anrm, c.ilo - 1, wi.from(1));
+    }
+  }
+}
+
 // Returns info as dgeev: 0, or i > 0 when the QR iteration failed; eigenvalues i+1:n are valid.
 // Input holding NaN/Inf: all outputs are NaN and info = n. kMultishift: hseqr's multishift QR from
 // order kLaqrNmin, as LAPACK's dgeev (work then holds geev_work(n, true) doubles). Without vectors
@@ -92,61 +184,11 @@ template <bool kMultishift = false, class Team>
 SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr, Vec1<double> wi,
                  Mat1<double> vl, Mat1<double> vr, double* work) {
   if (n == 0) return 0;
-  Vec1<double> scale{work, 1}, tau{work + n, 1}, wn{work + 2 * n, 1}, xr{work + 3 * n, 1}, xi{work + 4 * n, 1};
-  if (!all_finite(t, n, a)) {
-    if (t.leader())
-      for (int i = 1; i <= n; ++i) wr[i] = wi[i] = NAN;
-    if (wantvl) fill_nan(t, n, vl);
-    if (wantvr) fill_nan(t, n, vr);
-    t.sync();
-    return n;
-  }
-  // Scale A if its largest element is outside [smlnum, bignum].
-  double anrm = 0.0;
-  for (int c = t.first(1); c <= n; c += t.step())
-    for (int r = 1; r <= n; ++r) anrm = dmax(anrm, fabs(a(r, c)));
-  anrm = t.max(anrm);
-  const double cscale = geev_scale_target(anrm);
-  const bool scalea = cscale != 0.0;
-  if (scalea)
-    for (int c = 1; c <= n; ++c) lascl(t, anrm, cscale, n, col(a, 1, c));
-
-  int ilo, ihi;
-  gebal(t, n, a, ilo, ihi, scale);
-  gehd2(t, n, ilo, ihi, a, tau, xr, xi);  // xr and xi are free until the eigenvectors
-  int info;
-  if (wantvl) {
-    orghr(t, n, ilo, ihi, a, tau, vl);
-    info = hseqr<kMultishift>(t, true, kCompzV, n, ilo, ihi, a, wr, wi, vl, work + 5 * n);
-    if (wantvr) copy_mat(t, n, vl, vr);
-  } else if (wantvr) {
-    orghr(t, n, ilo, ihi, a, tau, vr);
-    info = hseqr<kMultishift>(t, true, kCompzV, n, ilo, ihi, a, wr, wi, vr, work + 5 * n);
-  } else {
-    info = hseqr<kMultishift>(t, false, kCompzN, n, ilo, ihi, a, wr, wi, vr, work + 5 * n);
-  }
-  if (info == 0) {
-    // (tau is free once the Schur vectors are formed.)
-    if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi, tau);
-    if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi, tau);
-    if (wantvl) {
-      gebak(t, false, n, ilo, ihi, scale, n, vl);
-      normalize_vectors(t, n, vl, wi, xr);
-    }
-    if (wantvr) {
-      gebak(t, true, n, ilo, ihi, scale, n, vr);
-      normalize_vectors(t, n, vr, wi, xr);
-    }
-  }
-  // Undo scaling of the valid eigenvalues.
-  if (scalea) {
-    lascl(t, cscale, anrm, n - info, wr.from(info + 1));
-    lascl(t, cscale, anrm, n - info, wi.from(info + 1));
-    if (info > 0) {
-      lascl(t, cscale, anrm, ilo - 1, wr.from(1));
-      lascl(t, cscale, anrm, ilo - 1, wi.from(1));
-    }
-  }
+  GeevCarry c;
+  geev_reduce(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c);
+  if (c.ilo == 0) return n;
+  const int info = geev_schur<kMultishift>(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c);
+  geev_vectors(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c, info);
   return info;
 }
 

@@ -43,7 +43,9 @@ WorkspaceNeed workspace_need(const EigJob& j) {
     return w;
   }
   EigJob probe = j;
-  if (!eig_reg::serves(j) && !eig_smem::plan(probe)) w.fixed = eig_warp::eig_workspace(j);
+  if (eig_reg::serves(j)) return w;
+  if (eig_smem::plan(probe)) w.per_matrix = eig_smem::workspace_per_matrix(probe);
+  else w.fixed = eig_warp::eig_workspace(j);
   return w;
 }
 

@@ -29,8 +29,7 @@ Kernel kernel_for(const Job& j) {
   switch (mode_of(j)) {
     case kHseqrValues: return kernel_for_lanes<kHseqrValues>(j.lanes);
     case kHseqrVectors: return kernel_for_lanes<kHseqrVectors>(j.lanes);
-    case kGeevValues: return kernel_for_lanes<kGeevValues>(j.lanes);
-    default: return kernel_for_lanes<kGeevVectors>(j.lanes);
+    default: return kernel_for_lanes<kGeevValues>(j.lanes);
   }
 }
 
@@ -96,12 +95,12 @@ bool plan(Job& j) {
   return false;
 }
 
-int launch(const Job& job, cudaStream_t s) {
-  if (job.batch == 0) return 0;
-  const DeviceLimits d = limits();
-  if (d.err) return d.err;
+namespace {
+
+// Launches kernel k for job j (after plan) on s, with args after the job.
+template <class K, class... Args>
+int launch_kernel(K k, const Job& job, const DeviceLimits& d, cudaStream_t s, Args... args) {
   Job j = job;
-  const Kernel k = kernel_for(j);
   // Warps per block: the most warps resident per SM (smem_slots::block_shape).
   smem_slots::Shape shape;
   if (smem_slots::block_shape(k, j.smem / (size_t)j.warps, j.warps, shape, tuning::kEigMinWarpsPerBlock) != 0)
@@ -119,9 +118,61 @@ int launch(const Job& job, cudaStream_t s) {
   const int forced = forced_grid();
   const bool per_group = forced ? forced == 1 : j.block_per_group;
   const int64_t grid = std::min<int64_t>(per_group ? (int64_t)INT32_MAX : (int64_t)best_occ * d.sms, groups);
-  k<<<(unsigned)grid, 32 * j.warps, j.smem, s>>>(j);
+  k<<<(unsigned)grid, 32 * j.warps, j.smem, s>>>(j, args...);
   if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
   return 0;
+}
+
+// The job's matrices b0 .. b0 + nb - 1.
+Job slice(const Job& j, int64_t b0, int64_t nb) {
+  Job c = j;
+  c.A += b0 * j.sA;
+  c.wr += b0 * j.sW;
+  c.wi += b0 * j.sW;
+  if (c.Z) c.Z += b0 * j.sZ;
+  if (c.VL) c.VL += b0 * j.sVL;
+  c.info += b0;
+  c.batch = nb;
+  return c;
+}
+
+// dgeev with vectors: its three phase kernels in turn over each chunk of matrices whose carry
+// fits the job's workspace limit (kMaxCarryBytes at most).
+constexpr int64_t kMaxCarryBytes = int64_t(1) << 30;
+int launch_geev_phases(const Job& job, const DeviceLimits& d, cudaStream_t s) {
+  const int64_t per = workspace_per_matrix(job);
+  const int64_t cap = job.ws_limit > 0 ? std::min(job.ws_limit, kMaxCarryBytes) : kMaxCarryBytes;
+  if (cap < per) return SGPU_ERR_DEVICE_ALLOC;
+  const int64_t chunk = std::min(job.batch, cap / per);
+  const PhaseKernel ks[] = {phase_kernel_for_lanes<kReduce>(job.lanes), phase_kernel_for_lanes<kSchur>(job.lanes),
+                            phase_kernel_for_lanes<kVectors>(job.lanes)};
+  double* carry = nullptr;
+  if (fault::dev_malloc_async(reinterpret_cast<void**>(&carry), (size_t)(chunk * per), s) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE_ALLOC;
+  }
+  int rc = 0;
+  for (int64_t b0 = 0; b0 < job.batch && rc == 0; b0 += chunk) {
+    const Job c = slice(job, b0, std::min(chunk, job.batch - b0));
+    for (const PhaseKernel k : ks)
+      if (rc == 0) rc = launch_kernel(k, c, d, s, carry);
+  }
+  if (fault::dev_free_async(carry, s) != cudaSuccess) (void)cudaGetLastError();
+  return rc;
+}
+
+}  // namespace
+
+int64_t workspace_per_matrix(const Job& j) {
+  return mode_of(j) == kGeevVectors ? geev_carry_doubles(j.n) * (int64_t)sizeof(double) : 0;
+}
+
+int launch(const Job& job, cudaStream_t s) {
+  if (job.batch == 0) return 0;
+  const DeviceLimits d = limits();
+  if (d.err) return d.err;
+  if (mode_of(job) == kGeevVectors) return launch_geev_phases(job, d, s);
+  return launch_kernel(kernel_for(job), job, d, s);
 }
 
 }  // namespace eig_smem

@@ -23,6 +23,10 @@ int team_lanes(int n);
 // shared memory (then the generic warp path serves the call).
 bool plan(Job& j);
 
+// Device workspace a matrix of the job needs (after plan), bytes: dgeev with vectors carries its
+// active block, norm, balancing and Hessenberg form from phase to phase; 0 otherwise.
+int64_t workspace_per_matrix(const Job& j);
+
 // Enqueues the job on stream s (asynchronous; per-matrix info written on the device).
 // 0 or SGPU_ERR_*.
 int launch(const Job& j, cudaStream_t s);

@@ -1,11 +1,11 @@
-// The shared-memory kernels of one mode (kGeevVectors), for every team size: eig_smem_kernel.cuh.
+// dgeev with vectors, the phase kVectors (core::geev_vectors), for every team size: eig_smem_kernel.cuh.
 #define SGPU_EIG_SMEM_INSTANTIATE
 #include "kernels/eig_smem_kernel.cuh"
 
 namespace sgpu {
 namespace gpu {
 namespace eig_smem {
-template Kernel kernel_for_lanes<kGeevVectors>(int);
+template PhaseKernel phase_kernel_for_lanes<kVectors>(int);
 }  // namespace eig_smem
 }  // namespace gpu
 }  // namespace sgpu
