@@ -35,6 +35,27 @@ constexpr int eig_lanes(int n) {
   return 32;
 }
 
+// dgeev with vectors runs in three kernels (kernels/eig_smem_kernel.cuh, k_geev_phase): the
+// reduction takes kEigLanes' P (the eigenvalues' 2-norms depend on it); the Schur form and the
+// eigenvectors take their own, a row serving the orders up to its n. [SGPU_EIG_SCHUR_TEAM,
+// SGPU_EIG_VECTORS_TEAM]
+struct GeevPhaseLanes {
+  int n, schur, vectors;
+};
+constexpr GeevPhaseLanes kGeevPhaseLanes[] = {
+    {5, 2, 2},     // not swept
+    {10, 8, 2},    // Schur form 8: 15% faster than 2; vectors 4-32 slower than 2
+    {15, 8, 2},    // Schur form 8 and 16: 20% faster than 4; vectors 2: 17% faster than 4
+    {20, 16, 4},   // Schur form 16 and 32: 6-8% faster than 8; vectors 4: 12% faster than 8
+    {30, 32, 8},   // Schur form 32: 19% faster than 16; vectors 8: 5% faster than 16
+    {64, 32, 32},  // not swept
+};
+constexpr GeevPhaseLanes geev_phase_lanes(int n) {
+  for (const GeevPhaseLanes& r : kGeevPhaseLanes)
+    if (n <= r.n) return r;
+  return GeevPhaseLanes{n, 32, 32};
+}
+
 // Warps per block at least (where a block of that many fits): of the shapes that keep the most
 // warps resident, blocks of one warp ran slower than blocks of two.
 constexpr int kEigMinWarpsPerBlock = 2;  // dgeev values n = 15, 20: 11 and 13 warps of one 9-11% slower than 10, 12

@@ -33,12 +33,15 @@ Kernel kernel_for(const Job& j) {
   }
 }
 
+// A developer setting of lanes per matrix: 1, 2, 4, 8, 16 or 32, else 0.
+int setting_lanes(const char* name) {
+  const char* e = dev::setting(name);
+  const int p = e ? std::atoi(e) : 0;
+  return p == 1 || p == 2 || p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
+}
+
 int forced_lanes() {
-  static const int v = [] {
-    const char* e = dev::setting("SGPU_EIG_TEAM");
-    const int p = e ? std::atoi(e) : 0;
-    return p == 1 || p == 2 || p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
-  }();
+  static const int v = setting_lanes("SGPU_EIG_TEAM");
   return v;
 }
 
@@ -74,25 +77,43 @@ int team_lanes(int n) {
   return tuning::eig_lanes(n);
 }
 
-bool plan(Job& j) {
-  const DeviceLimits d = limits();
-  if (d.err || j.n < 1) return false;
-  j.ld = j.n | 1;
-  // Odd: the same element of neighbouring slots in distinct banks.
-  j.slot = SlotShape(j, mode_of(j) == kGeevValues).end(j) | 1;
-  const int64_t bytes = j.slot * (int64_t)sizeof(double);
-  // The table's P, widened until one warp's slots fit in a block.
-  for (int p = team_lanes(j.n); p <= 32; p *= 2) {
+namespace {
+
+// j's lanes and launch shape for slots of `slot` doubles: P = lanes, widened until one warp's
+// slots fit in a block. False when not even P = 32 fits.
+bool fit(Job& j, int lanes, int64_t slot, const DeviceLimits& d) {
+  const int64_t bytes = slot * (int64_t)sizeof(double);
+  for (int p = lanes; p <= 32; p *= 2) {
     const int64_t warp_bytes = bytes * (32 / p);
     const int64_t warps = std::min<int64_t>(kMaxWarpsPerBlock, d.optin / warp_bytes);
     if (warps >= 1) {
       j.lanes = p;
+      j.slot = slot;
       j.warps = (int)warps;
       j.smem = (size_t)(warps * warp_bytes);
       return true;
     }
   }
   return false;
+}
+
+// Lanes per matrix of dgeev's Schur-form and eigenvector phases (tuning.hpp; the developer
+// settings SGPU_EIG_SCHUR_TEAM and SGPU_EIG_VECTORS_TEAM force them).
+int phase_lanes(int phase, int n) {
+  static const int forced[2] = {setting_lanes("SGPU_EIG_SCHUR_TEAM"), setting_lanes("SGPU_EIG_VECTORS_TEAM")};
+  if (int f = forced[phase == kSchur ? 0 : 1]) return f;
+  const tuning::GeevPhaseLanes r = tuning::geev_phase_lanes(n);
+  return phase == kSchur ? r.schur : r.vectors;
+}
+
+}  // namespace
+
+bool plan(Job& j) {
+  const DeviceLimits d = limits();
+  if (d.err || j.n < 1) return false;
+  j.ld = j.n | 1;
+  // Odd: the same element of neighbouring slots in distinct banks.
+  return fit(j, team_lanes(j.n), SlotShape(j, mode_of(j) == kGeevValues).end(j) | 1, d);
 }
 
 namespace {
@@ -144,8 +165,15 @@ int launch_geev_phases(const Job& job, const DeviceLimits& d, cudaStream_t s) {
   const int64_t cap = job.ws_limit > 0 ? std::min(job.ws_limit, kMaxCarryBytes) : kMaxCarryBytes;
   if (cap < per) return SGPU_ERR_DEVICE_ALLOC;
   const int64_t chunk = std::min(job.batch, cap / per);
-  const PhaseKernel ks[] = {phase_kernel_for_lanes<kReduce>(job.lanes), phase_kernel_for_lanes<kSchur>(job.lanes),
-                            phase_kernel_for_lanes<kVectors>(job.lanes)};
+  // The reduction runs on the plan's P, whose 2-norms the eigenvalues without vectors share; the
+  // other phases' arithmetic does not depend on P. The Schur form's slots need no work.
+  Job phases[3] = {job, job, job};
+  if (!fit(phases[kSchur], phase_lanes(kSchur, job.n), SlotShape(job, false).work | 1, d) ||
+      !fit(phases[kVectors], phase_lanes(kVectors, job.n), job.slot, d))
+    return SGPU_ERR_DEVICE;
+  const PhaseKernel ks[] = {phase_kernel_for_lanes<kReduce>(phases[kReduce].lanes),
+                            phase_kernel_for_lanes<kSchur>(phases[kSchur].lanes),
+                            phase_kernel_for_lanes<kVectors>(phases[kVectors].lanes)};
   double* carry = nullptr;
   if (fault::dev_malloc_async(reinterpret_cast<void**>(&carry), (size_t)(chunk * per), s) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -153,9 +181,8 @@ int launch_geev_phases(const Job& job, const DeviceLimits& d, cudaStream_t s) {
   }
   int rc = 0;
   for (int64_t b0 = 0; b0 < job.batch && rc == 0; b0 += chunk) {
-    const Job c = slice(job, b0, std::min(chunk, job.batch - b0));
-    for (const PhaseKernel k : ks)
-      if (rc == 0) rc = launch_kernel(k, c, d, s, carry);
+    for (int ph = kReduce; ph <= kVectors && rc == 0; ++ph)
+      rc = launch_kernel(ks[ph], slice(phases[ph], b0, std::min(chunk, job.batch - b0)), d, s, carry);
   }
   if (fault::dev_free_async(carry, s) != cudaSuccess) (void)cudaGetLastError();
   return rc;
