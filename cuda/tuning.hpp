@@ -21,8 +21,8 @@ struct EigLanes {
 constexpr EigLanes kEigLanes[] = {
     {5, 2},    // P = 1 and 2 equal within the spread
     {10, 2},   // P = 2 costs values 8% and saves vectors 19% against P = 4
-    {12, 4},   // values 13% faster than P = 8 (n = 12)
-    {15, 8},   // values 6% and vectors 4% faster than P = 4 (n = 15)
+    {13, 4},   // values 13% faster than P = 8 at n = 12, 3% at 13 (vectors 3% slower there)
+    {15, 8},   // values 6% and vectors 4-5% faster than P = 4 at n = 14 and 15
     {20, 8},   // the sweep's fastest
     {30, 16},  // the sweep's fastest
     {48, 32},  // the sweep's fastest
