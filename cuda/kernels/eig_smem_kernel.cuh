@@ -183,40 +183,33 @@ using PhaseKernel = void (*)(const Job, double*);
 template <int kMode>
 Kernel kernel_for_lanes(int lanes);
 
-#ifdef SGPU_EIG_SMEM_INSTANTIATE
-template <int kMode>
-Kernel kernel_for_lanes(int lanes) {
-  switch (lanes) {
-#ifdef SGPU_DEV_HOOKS
-    case 1: return k_eig<1, kMode>;
-#endif
-    case 2: return k_eig<2, kMode>;
-    case 4: return k_eig<4, kMode>;
-    case 8: return k_eig<8, kMode>;
-    case 16: return k_eig<16, kMode>;
-    default: return k_eig<32, kMode>;
-  }
-}
-#endif
-
 // The phase kPhase of dgeev with vectors for P lanes (as kernel_for_lanes). Instantiated once
 // per phase in eig_smem_geev_<phase>.cu.
 template <int kPhase>
 PhaseKernel phase_kernel_for_lanes(int lanes);
 
 #ifdef SGPU_EIG_SMEM_INSTANTIATE
-template <int kPhase>
-PhaseKernel phase_kernel_for_lanes(int lanes) {
+// pick(std::integral_constant<int, P>) for the P that `lanes` names (as kernel_for_lanes).
+template <class Pick>
+auto for_lanes(int lanes, Pick pick) {
   switch (lanes) {
 #ifdef SGPU_DEV_HOOKS
-    case 1: return k_geev_phase<1, kPhase>;
+    case 1: return pick(std::integral_constant<int, 1>{});
 #endif
-    case 2: return k_geev_phase<2, kPhase>;
-    case 4: return k_geev_phase<4, kPhase>;
-    case 8: return k_geev_phase<8, kPhase>;
-    case 16: return k_geev_phase<16, kPhase>;
-    default: return k_geev_phase<32, kPhase>;
+    case 2: return pick(std::integral_constant<int, 2>{});
+    case 4: return pick(std::integral_constant<int, 4>{});
+    case 8: return pick(std::integral_constant<int, 8>{});
+    case 16: return pick(std::integral_constant<int, 16>{});
+    default: return pick(std::integral_constant<int, 32>{});
   }
+}
+template <int kMode>
+Kernel kernel_for_lanes(int lanes) {
+  return for_lanes(lanes, [](auto p) -> Kernel { return k_eig<decltype(p)::value, kMode>; });
+}
+template <int kPhase>
+PhaseKernel phase_kernel_for_lanes(int lanes) {
+  return for_lanes(lanes, [](auto p) -> PhaseKernel { return k_geev_phase<decltype(p)::value, kPhase>; });
 }
 #endif
 
