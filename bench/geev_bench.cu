@@ -14,7 +14,9 @@
 // GPU's fp64 peak for 12 n^3 flops a matrix without vectors and 26 n^3 with right vectors (Golub and
 // Van Loan's counts: Hessenberg reduction and double-shift QR for T alone; with Q, Z, the
 // eigenvectors of T and the back-transformation).
-// --only-n N runs order N alone (any order). Usage: sgpu_geev_bench [--small] [--only-n N] [--values-only] [--no-lapacke] [--pageable-only] [--dev-only]
+// --only-n N runs order N alone (any order); --dhseqr times sgpu_dhseqr_batched instead (job E and S,
+// compz N and I, device-resident). Usage: sgpu_geev_bench [--small] [--only-n N] [--values-only]
+// [--no-lapacke] [--pageable-only] [--dev-only] [--dhseqr]
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -247,8 +249,51 @@ void row(int n, int64_t batch, bool vectors) {
 
 }  // namespace
 
+// dhseqr on device memory (--dhseqr): random upper Hessenberg matrices, the job and compz given,
+// device-resident time only (best of 3), in the table's first columns.
+void hseqr_row(int n, int64_t batch, char job, char compz) {
+  const size_t nn = (size_t)n * n, elems = nn * batch;
+  auto h0 = random_batch(n, batch, 7000 + n);
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < batch; ++b)
+    for (int c = 0; c < n; ++c)
+      for (int r = c + 2; r < n; ++r) h0[(size_t)b * nn + r + (size_t)c * n] = 0.0;
+  double *dH = nullptr, *dH0 = nullptr, *dWr = nullptr, *dWi = nullptr, *dZ = nullptr;
+  int* dInfo = nullptr;
+  CK(cudaMalloc(&dH, elems * sizeof(double)));
+  CK(cudaMalloc(&dH0, elems * sizeof(double)));
+  CK(cudaMalloc(&dWr, (size_t)n * batch * sizeof(double)));
+  CK(cudaMalloc(&dWi, (size_t)n * batch * sizeof(double)));
+  if (compz != 'N') CK(cudaMalloc(&dZ, elems * sizeof(double)));
+  CK(cudaMalloc(&dInfo, batch * sizeof(int)));
+  CK(cudaMemcpy(dH0, h0.data(), elems * sizeof(double), cudaMemcpyHostToDevice));
+  int64_t failed = 0;
+  const double t = best_ms(3, [&] {
+    CK(cudaMemcpy(dH, dH0, elems * sizeof(double), cudaMemcpyDeviceToDevice));
+    CK(cudaEventRecord(ev0, 0));
+    const int st = sgpu_dhseqr_batched(gctx, job, compz, n, 1, n, dH, n, nn, dWr, dWi, n, dZ, dZ ? n : 1,
+                                       dZ ? nn : 0, dInfo, batch);
+    if (st < 0) {
+      std::printf("sgpu_dhseqr_batched failed: %d (%s)\n", st, sgpu_strerror(st));
+      std::exit(1);
+    }
+    failed = st;
+    CK(cudaEventRecord(ev1, 0));
+    CK(cudaEventSynchronize(ev1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, ev0, ev1));
+    return (double)ms;
+  });
+  std::printf("| %d | %lld | dhseqr %c,%c | %s | - | dev only | info>0: %lld |\n", n, (long long)batch, job, compz,
+              fmt(t, 3).c_str(), (long long)failed);
+  std::fflush(stdout);
+  for (double* p : {dH, dH0, dWr, dWi, dZ})
+    if (p) cudaFree(p);
+  cudaFree(dInfo);
+}
+
 int main(int argc, char** argv) {
-  bool small = false, values_only = false;
+  bool small = false, values_only = false, hseqr = false;
   int only = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--small")) small = true;
@@ -257,6 +302,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--pageable-only")) pageable_only = true;
     else if (!std::strcmp(argv[i], "--dev-only")) dev_only = true;
     else if (!std::strcmp(argv[i], "--only-n") && i + 1 < argc) only = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--dhseqr")) hseqr = true;
   }
   cudaDeviceProp prop;
   if (!open_gpu(prop, stream, ev0, ev1)) return 0;
@@ -279,6 +325,12 @@ int main(int argc, char** argv) {
   for (int n : orders) {
     int64_t batch = n <= 30 ? 500000 : n == 48 ? 200000 : 100000;
     if (small) batch /= 10;
+    if (hseqr) {
+      hseqr_row(n, batch, 'E', 'N');
+      hseqr_row(n, batch, 'S', 'N');
+      hseqr_row(n, batch, 'S', 'I');
+      continue;
+    }
     row(n, batch, false);
     if (!values_only) row(n, batch, true);
   }
