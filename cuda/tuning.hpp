@@ -36,6 +36,26 @@ constexpr int eig_lanes(int n) {
   return 32;
 }
 
+// dhseqr's lanes per matrix without and with Schur vectors: its arithmetic does not depend on P
+// (its team reductions are maxima), so each mode takes the fastest. A row serves the orders up to
+// its n. [SGPU_EIG_TEAM]
+struct HseqrLanes {
+  int n, values, vectors;
+};
+constexpr HseqrLanes kHseqrLanes[] = {
+    {5, 2, 2},     // not swept
+    {10, 4, 8},    // job S: P = 4 20% faster than 2; compz I: P = 8 41% faster than 2
+    {15, 8, 16},   // compz I: P = 16 6% faster than 8
+    {20, 16, 32},  // compz I: P = 32 28% faster than 8, 10% than 16
+    {30, 32, 32},  // job S: 14% faster than 16; compz I: 43% faster than 16
+    {64, 32, 32},  // not swept
+};
+constexpr HseqrLanes hseqr_lanes(int n) {
+  for (const HseqrLanes& r : kHseqrLanes)
+    if (n <= r.n) return r;
+  return HseqrLanes{n, 32, 32};
+}
+
 // dgeev with vectors runs in three kernels (kernels/eig_smem_kernel.cuh, k_geev_phase): the
 // reduction takes kEigLanes' P (the eigenvalues' 2-norms depend on it); the Schur form and the
 // eigenvectors take their own, a row serving the orders up to its n. [SGPU_EIG_SCHUR_TEAM,

@@ -113,7 +113,10 @@ bool plan(Job& j) {
   if (d.err || j.n < 1) return false;
   j.ld = j.n | 1;
   // Odd: the same element of neighbouring slots in distinct banks.
-  return fit(j, team_lanes(j.n), SlotShape(j, mode_of(j) == kGeevValues).end(j) | 1, d);
+  // dhseqr's arithmetic does not depend on P, so its table is its own.
+  int lanes = team_lanes(j.n);
+  if (!j.geev && !forced_lanes()) lanes = j.compz ? tuning::hseqr_lanes(j.n).vectors : tuning::hseqr_lanes(j.n).values;
+  return fit(j, lanes, SlotShape(j, mode_of(j) == kGeevValues).end(j) | 1, d);
 }
 
 namespace {
