@@ -91,8 +91,8 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_eig(const Job j) {
 }
 
 // dgeev with vectors in three kernels, one a phase of core::geev (geev_reduce, geev_schur,
-// geev_vectors), so that each is small enough for the instruction cache: the one kernel of all
-// three spent 37% of its cycles waiting for instruction fetches (Nsight Compute, n = 15, P = 4).
+// geev_vectors), so that each is small enough for the instruction cache: one kernel for all
+// three waits 37% of its cycles on instruction fetches (Nsight Compute, n = 15, P = 4).
 // VL/VR, wr and wi pass from phase to phase through the caller's device buffers; the active block,
 // A's norm, the balancing's scale and the Hessenberg (then Schur) form through `carry`
 // (geev_carry_doubles a matrix: A stays unchanged, as the header promises). Each phase loads every operand it stores, so a matrix a phase
