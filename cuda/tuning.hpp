@@ -13,17 +13,18 @@ namespace tuning {
 
 // ---- dhseqr and dgeev, each matrix in shared memory (kernels/eig_smem) --------------------------
 // Lanes per matrix: a row serves the orders up to its n, larger orders take 32; the launch widens
-// P further until one warp's slots fit in a block. One P for values and vectors alike, because a
-// team's sums depend on P and a call's eigenvalues must not depend on the job flags. [SGPU_EIG_TEAM]
+// P further until one warp's slots fit in a block. One P for dgeev's values and the reduction phase
+// of dgeev with vectors, because a team's sums depend on P and a call's eigenvalues must not depend
+// on the job flags (dhseqr and dgeev's other phases: the tables below). [SGPU_EIG_TEAM]
 struct EigLanes {
   int n, lanes;
 };
 constexpr EigLanes kEigLanes[] = {
     {5, 2},    // P = 1 and 2 equal within the spread
-    {10, 2},   // P = 2 costs values 8% and saves vectors 19% against P = 4
+    {10, 2},   // values run in registers; vectors in one kernel were 19% faster than at P = 4
     {13, 4},   // values 13% faster than P = 8 at n = 12, 3% at 13 (vectors 3% slower there)
     {15, 8},   // values 6% and vectors 4-5% faster than P = 4 at n = 14 and 15
-    {20, 8},   // the sweep's fastest
+    {20, 8},   // values 13% faster than P = 16 (re-measured with the phase kernels)
     {30, 16},  // the sweep's fastest
     {48, 32},  // the sweep's fastest
     {64, 32},  // the sweep's fastest
