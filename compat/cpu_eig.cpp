@@ -1,41 +1,64 @@
-// CPU backend of the eigensolvers: the shared numerical core (compat/core/) with a team of one,
-// OpenMP over the batch.
+// CPU backend of the eigensolvers: OpenMP over the batch, each matrix solved by the numerical core
+// (compat/core/) with a team of one, compiled for the best instruction set the processor has
+// (compat/cpu_solve.hpp).
+#include <strings.h>
+
+#include <cstdio>
+#include <cstdlib>
+
 #include "batch_loop.hpp"
 #include "core/geev.hpp"
 #include "core/heev.hpp"
 #include "core/hseqr.hpp"
+#include "cpu_solve.hpp"
 
 namespace sgpu {
 namespace cpu {
+namespace {
 
-using core::Mat1;
-using core::Vec1;
+// The solvers' copy for this processor: x86-64-v3 where it was built and the processor has it,
+// unless SGPU_CPU_ISA=generic asks for the portable copy (whose results do not depend on the
+// processor: the x86-64-v3 copy contracts multiply-adds into FMA instructions).
+const Solvers& pick_solvers() {
+  const char* v = std::getenv("SGPU_CPU_ISA");
+  const bool want_generic = v && *v && !strcasecmp(v, "generic");
+  if (v && *v && !want_generic && strcasecmp(v, "x86-64-v3"))
+    std::fprintf(stderr, "sgpu: ignoring SGPU_CPU_ISA=%s (expected generic or x86-64-v3)\n", v);
+  const Solvers* s = &generic::kSolvers;
+#if defined(SGPU_CPU_X86_64_V3)
+  __builtin_cpu_init();
+  if (!want_generic && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2"))
+    s = &x86_64_v3::kSolvers;
+#endif
+  if (verbose()) std::fprintf(stderr, "sgpu: CPU backend solvers for %s\n", s->isa);
+  return *s;
+}
+
+const Solvers& solvers() {
+  static const Solvers& s = pick_solvers();
+  return s;
+}
+
+}  // namespace
 
 int dhseqr(sgpu_context* ctx, const args::Dhseqr& a) {
   const int64_t work = a.n >= core::kLaqrNmin ? core::laqr_work_size(a.n) : 0;
-  return for_each_matrix(ctx, a.batch, work, a.info, [&](int64_t b, double* w) {
-    Mat1<double> h{a.H + b * a.sH, 1, a.ldh};
-    Mat1<double> z{a.Z ? a.Z + b * a.sZ : nullptr, 1, a.ldz};
-    return core::hseqr<true>(core::TeamOne{}, a.wantt, a.compz, a.n, a.ilo, a.ihi, h, Vec1<double>{a.wr + b * a.sW, 1},
-                             Vec1<double>{a.wi + b * a.sW, 1}, z, w);
-  });
+  const auto solve = solvers().dhseqr;
+  return for_each_matrix(ctx, a.batch, work, a.info, [&](int64_t b, double* w) { return solve(a, b, w); });
 }
 
 int dgeev(sgpu_context* ctx, const args::Dgeev& a) {
-  return for_each_matrix(ctx, a.batch, core::geev_work(a.n, true), a.info, [&](int64_t b, double* work) {
-    Mat1<double> vl{a.VL ? a.VL + b * a.sVL : nullptr, 1, a.ldvl};
-    Mat1<double> vr{a.VR ? a.VR + b * a.sVR : nullptr, 1, a.ldvr};
-    return core::geev<true>(core::TeamOne{}, a.wantvl, a.wantvr, a.n, Mat1<double>{a.A + b * a.sA, 1, a.lda},
-                      Vec1<double>{a.wr + b * a.sW, 1}, Vec1<double>{a.wi + b * a.sW, 1}, vl, vr, work);
-  });
+  const auto solve = solvers().dgeev;
+  return for_each_matrix(ctx, a.batch, core::geev_work(a.n, true), a.info,
+                         [&](int64_t b, double* w) { return solve(a, b, w); });
 }
 
 int zheev(sgpu_context* ctx, const args::Zheev& a) {
-  core::zc* a0 = static_cast<core::zc*>(a.A);
-  return for_each_matrix(ctx, a.batch, core::heev_work(a.n, a.wantz), a.info, [&](int64_t b, double* work) {
-    Mat1<core::zc> m{a0 + b * a.sA, 1, a.lda};
-    return core::heev(core::TeamOne{}, a.wantz, a.lower, a.n, m, Vec1<double>{a.w + b * a.sW, 1}, work);
-  });
+  const auto solve = solvers().zheev;
+  const int64_t work = core::heev_work(a.n, a.wantz) + core::heev_copy_work(a.n, a.wantz, a.lower);
+  return for_each_matrix(ctx, a.batch, work, a.info,
+                         [&](int64_t b, double* w) { return solve(a, b, w); });
 }
 
 }  // namespace cpu

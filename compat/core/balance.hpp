@@ -6,6 +6,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 template <class Team, class T>
 SGPU_HD void swap_vec(const Team& t, int n, Vec<T> x, Vec<T> y) {
@@ -154,5 +155,6 @@ SGPU_HD void gebak(const Team& t, bool rightv, int n, int ilo, int ihi, Vec1<dou
   }
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

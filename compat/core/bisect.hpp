@@ -7,6 +7,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // 1/q for a pivot: the reciprocal in range (on the GPU two Newton steps on the special-function
 // unit's estimate, within an ulp or two), else a division (|q| near pivmin, or huge).
@@ -152,5 +153,6 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
   t.sync();
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

@@ -30,8 +30,17 @@
 #define SGPU_CORE_STEIN_MAXITS 5  // dstein: inverse iterations per eigenvector
 #endif
 
+// The instruction set this copy of the core is compiled for: the CPU backend's solvers are built
+// for any x86-64 and for x86-64-v3 (compat/cpu_solve.cpp, picked at run time by compat/cpu_eig.cpp).
+// Each copy lives in an inline namespace of its own, so that the two copies in one library share
+// no symbol and the linker cannot hand one copy's callers the other's code.
+#ifndef SGPU_CORE_ISA
+#define SGPU_CORE_ISA generic
+#endif
+
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // Long inner products (the reflector updates of the Hessenberg reduction, the back-transformation
 // of eigenvectors) are summed in blocks of kSumBlock terms, each block's partial sum added to the
@@ -200,5 +209,6 @@ SGPU_HD zc zdiv(zc x, zc y) {
   return r;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

@@ -10,6 +10,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // Doubles of workspace one matrix of geev needs (kMultishift: see geev).
 SGPU_HD int64_t geev_work(int n, bool multishift = false) {
@@ -192,5 +193,6 @@ SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a,
   return info;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

@@ -6,6 +6,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // v^T y for the reflector v = (1, x[0..m-2]) and y[0..m-1], summed in blocks (defs.hpp: kSumBlock).
 SGPU_HD double dot_v(int m, Vec<double> x, Vec<double> y) {
@@ -97,5 +98,6 @@ SGPU_HD void orghr(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
   t.sync();
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

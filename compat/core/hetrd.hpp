@@ -5,8 +5,168 @@
 #pragma once
 #include "reflect.hpp"
 
+// The x86-64-v3 copy of the CPU backend (compat/cpu_solve.hpp) takes the AVX2 kernels below; every
+// other build, the device code included, the portable loops they override.
+#if defined(__AVX2__) && defined(__FMA__) && !defined(__CUDACC__)
+#define SGPU_CORE_AVX2 1
+#include <immintrin.h>
+#endif
+
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
+
+// y = T v, T Hermitian held in its lower triangle, len x len (zhemv's column algorithm: a saxpy
+// below the diagonal and a dot product with the same column). 0-based: T(r, c) at t[r * rs + c * cs],
+// v_r at v[r * rs], y contiguous (hetd2's y has unit stride). Each column's dot product runs in four interleaved partial sums:
+// one running sum is a chain of dependent multiply-adds.
+template <class S>
+SGPU_HD void hemv_lower(int len, const zc* __restrict__ t, S rs, int64_t cs, const zc* __restrict__ v,
+                        zc* __restrict__ y) {
+  for (int r = 0; r < len; ++r) y[r] = zc{0.0, 0.0};
+  for (int c = 0; c < len; ++c) {
+    const zc* __restrict__ tc = t + c * cs;
+    const zc vc = v[c * rs];
+    zc dot[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+    int r = c + 1;
+    for (; r + 3 < len; r += 4)
+      for (int q = 0; q < 4; ++q) {
+        const zc arc = tc[(r + q) * rs];
+        y[r + q] = y[r + q] + arc * vc;
+        dot[q] = dot[q] + conj(arc) * v[(r + q) * rs];
+      }
+    for (; r < len; ++r) {
+      const zc arc = tc[r * rs];
+      y[r] = y[r] + arc * vc;
+      dot[0] = dot[0] + conj(arc) * v[r * rs];
+    }
+    y[c] = y[c] + tc[c * rs].re * vc + ((dot[0] + dot[1]) + (dot[2] + dot[3]));
+  }
+}
+
+#if defined(SGPU_CORE_AVX2)
+// Two consecutive elements of a strided complex vector in one register (re0, im0, re1, im1).
+template <bool kUnit>
+SGPU_HD __m256d load2(const zc* p, int64_t s) {
+  return kUnit ? _mm256_loadu_pd(&p->re) : _mm256_loadu2_m128d(&p[s].re, &p->re);
+}
+
+// The AVX2 and FMA form (the CPU backend's x86-64-v3 copy), 2.7x the loop above on the 2-core VM:
+// two complex numbers a register, the saxpy as two fused multiply-adds, the dot product in eight
+// partial sums (four elements' real and imaginary products apart). The same operations for any
+// stride (a strided view loads its pairs in halves), and conjugating T and v conjugates every
+// result: heev's upper triangle, read as the lower one of conj(A) through a transposed view, gets
+// bitwise the eigenvalues of the lower one.
+template <bool kUnit>
+SGPU_HD void hemv_lower_avx2(int len, const zc* __restrict__ t, int64_t rs, int64_t cs, const zc* __restrict__ v,
+                             zc* __restrict__ y) {
+  if (kUnit) rs = 1;
+  double* yd = &y->re;
+  for (int r = 0; r < len; ++r) y[r] = zc{0.0, 0.0};
+  for (int c = 0; c < len; ++c) {
+    const zc* tc = t + c * cs;
+    const zc vc = v[c * rs];
+    const __m256d vre = _mm256_set1_pd(vc.re), vim = _mm256_setr_pd(-vc.im, vc.im, -vc.im, vc.im);
+    __m256d d0 = _mm256_setzero_pd(), d1 = d0, e0 = d0, e1 = d0;  // (ar xr, ai xi), (ai xr, ar xi)
+    int r = c + 1;
+    for (; r + 3 < len; r += 4) {
+      const __m256d a0 = load2<kUnit>(tc + r * rs, rs), a1 = load2<kUnit>(tc + (r + 2) * rs, rs);
+      const __m256d s0 = _mm256_permute_pd(a0, 5), s1 = _mm256_permute_pd(a1, 5);  // (ai, ar)
+      const __m256d x0 = load2<kUnit>(v + r * rs, rs), x1 = load2<kUnit>(v + (r + 2) * rs, rs);
+      __m256d y0 = _mm256_loadu_pd(yd + 2 * r), y1 = _mm256_loadu_pd(yd + 2 * r + 4);
+      y0 = _mm256_fmadd_pd(s0, vim, _mm256_fmadd_pd(a0, vre, y0));  // y += a vc
+      y1 = _mm256_fmadd_pd(s1, vim, _mm256_fmadd_pd(a1, vre, y1));
+      _mm256_storeu_pd(yd + 2 * r, y0);
+      _mm256_storeu_pd(yd + 2 * r + 4, y1);
+      d0 = _mm256_fmadd_pd(a0, x0, d0);
+      d1 = _mm256_fmadd_pd(a1, x1, d1);
+      e0 = _mm256_fmadd_pd(s0, x0, e0);
+      e1 = _mm256_fmadd_pd(s1, x1, e1);
+    }
+    alignas(32) double dd[4], ee[4];
+    _mm256_store_pd(dd, _mm256_add_pd(d0, d1));
+    _mm256_store_pd(ee, _mm256_add_pd(e0, e1));
+    double sr = (dd[0] + dd[1]) + (dd[2] + dd[3]), si = (ee[1] - ee[0]) + (ee[3] - ee[2]);  // conj(a) x
+    // The last rows in scalars, each multiply-add written out: left to the compiler, its contraction
+    // could differ between the unit-stride and strided copies of this loop.
+    for (; r < len; ++r) {
+      const zc arc = tc[r * rs], x = v[r * rs];
+      y[r].re = fma(arc.im, -vc.im, fma(arc.re, vc.re, y[r].re));
+      y[r].im = fma(arc.re, vc.im, fma(arc.im, vc.re, y[r].im));
+      sr = fma(arc.im, x.im, fma(arc.re, x.re, sr));
+      si = fma(-arc.im, x.re, fma(arc.re, x.im, si));
+    }
+    const double tcc = tc[c * rs].re;
+    y[c].re = fma(tcc, vc.re, y[c].re) + sr;
+    y[c].im = fma(tcc, vc.im, y[c].im) + si;
+  }
+}
+SGPU_HD void hemv_lower(int len, const zc* t, int64_t rs, int64_t cs, const zc* v, zc* y) {
+  if (rs == 1)
+    hemv_lower_avx2<true>(len, t, rs, cs, v, y);
+  else
+    hemv_lower_avx2<false>(len, t, rs, cs, v, y);
+}
+#endif
+
+// A -= v w^H + w v^H on the lower triangle of the m x m A (zher2 with alpha = -1; 0-based, A(r, c)
+// at a[r * rs + c * cs], v_r at v[r * rs], w contiguous); the diagonal stays real.
+template <class S>
+SGPU_HD void her2_lower(int m, zc* __restrict__ a, S rs, int64_t cs, const zc* __restrict__ v,
+                        const zc* __restrict__ w) {
+  for (int c = 0; c < m; ++c) {
+    zc* __restrict__ ac = a + c * cs;
+    const zc vc = conj(v[c * rs]), wc = conj(w[c]);
+    for (int r = c; r < m; ++r) ac[r * rs] = ac[r * rs] - (v[r * rs] * wc + w[r] * vc);
+    ac[c * rs].im = 0.0;
+  }
+}
+
+#if defined(SGPU_CORE_AVX2)
+template <bool kUnit>
+SGPU_HD void store2(zc* p, int64_t s, __m256d x) {
+  if (kUnit)
+    _mm256_storeu_pd(&p->re, x);
+  else
+    _mm256_storeu2_m128d(&p[s].re, &p->re, x);
+}
+// The AVX2 and FMA form: two elements a register, four fused multiply-subtracts each, the same
+// operations for any stride and symmetric under conjugation (see hemv_lower).
+template <bool kUnit>
+SGPU_HD void her2_lower_avx2(int m, zc* __restrict__ a, int64_t rs, int64_t cs, const zc* __restrict__ v,
+                             const zc* __restrict__ w) {
+  if (kUnit) rs = 1;
+  for (int c = 0; c < m; ++c) {
+    zc* ac = a + c * cs;
+    const zc vc = conj(v[c * rs]), wc = conj(w[c]);
+    const __m256d wre = _mm256_set1_pd(wc.re), wim = _mm256_setr_pd(-wc.im, wc.im, -wc.im, wc.im);
+    const __m256d vre = _mm256_set1_pd(vc.re), vim = _mm256_setr_pd(-vc.im, vc.im, -vc.im, vc.im);
+    int r = c;
+    for (; r + 1 < m; r += 2) {
+      const __m256d x = load2<kUnit>(v + r * rs, rs), y = _mm256_loadu_pd(&w[r].re);
+      __m256d t = load2<kUnit>(ac + r * rs, rs);
+      t = _mm256_fnmadd_pd(x, wre, t);
+      t = _mm256_fnmadd_pd(_mm256_permute_pd(x, 5), wim, t);
+      t = _mm256_fnmadd_pd(y, vre, t);
+      t = _mm256_fnmadd_pd(_mm256_permute_pd(y, 5), vim, t);
+      store2<kUnit>(ac + r * rs, rs, t);
+    }
+    for (; r < m; ++r) {
+      const zc x = v[r * rs], y = w[r];
+      zc& t = ac[r * rs];
+      t.re = fma(-y.im, -vc.im, fma(-y.re, vc.re, fma(-x.im, -wc.im, fma(-x.re, wc.re, t.re))));
+      t.im = fma(-y.re, vc.im, fma(-y.im, vc.re, fma(-x.re, wc.im, fma(-x.im, wc.re, t.im))));
+    }
+    ac[c * rs].im = 0.0;
+  }
+}
+SGPU_HD void her2_lower(int m, zc* a, int64_t rs, int64_t cs, const zc* v, const zc* w) {
+  if (rs == 1)
+    her2_lower_avx2<true>(m, a, rs, cs, v, w);
+  else
+    her2_lower_avx2<false>(m, a, rs, cs, v, w);
+}
+#endif
 
 // Reduces the Hermitian A, held in its lower triangle (n x n), to T = Q^H A Q (LAPACK zhetd2 with
 // uplo = 'L'). On return d[1..n] is diag(T), e[1..n-1] the subdiagonal of T (complex in general;
@@ -14,13 +174,13 @@ namespace core {
 // workspace. The strictly upper triangle is neither read nor written.
 //
 // A team of one runs zhemv's column algorithm down the columns of the lower triangle (contiguous
-// on the CPU): y = tau A v as a saxpy below the diagonal plus a dot with the same column, then the
-// rank-2 update A -= v w^H + w v^H column by column. A wider team (the GPU, the matrix in shared
-// memory) owns rows instead: a member forms its rows' y from the row to the left of the diagonal
-// and the column below it, in the same order of additions, so no sum crosses members (the column
-// form needed two team reductions per column, a chain of shuffles on every step's critical path);
-// and it updates its rows of the lower triangle. The same products in the same order: the result
-// does not depend on the team's width, up to the contraction of multiply-adds.
+// on the CPU; hemv_lower): y = tau A v as a saxpy below the diagonal plus a dot with the same
+// column, then the rank-2 update A -= v w^H + w v^H column by column. A wider team (the GPU, the
+// matrix in shared memory) owns rows instead: a member forms its rows' y from the row to the left
+// of the diagonal and the column below it, so no sum crosses members (the column form needed two
+// team reductions per column, a chain of shuffles on every step's critical path); and it updates
+// its rows of the lower triangle. The team of one splits each column's dot product into partial
+// sums, so the two differ in rounding.
 template <class Team>
 SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e, Vec1<zc> tau, Vec1<zc> y) {
   for (int i = 1; i <= n - 1; ++i) {
@@ -33,17 +193,10 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
     auto v = [&](int k) -> zc { return k == 1 ? zc{1.0, 0.0} : x[k - 2]; };  // v_k, k = 1..m
     if (taui.re != 0.0 || taui.im != 0.0) {
       if (t.step() == 1) {
-        for (int r = 1; r <= m; ++r) y[r] = zc{0.0, 0.0};
-        for (int c = 1; c <= m; ++c) {
-          const zc vc = v(c);
-          zc dot{0.0, 0.0};
-          for (int r = c + 1; r <= m; ++r) {
-            const zc arc = a(i + r, i + c);
-            y[r] = y[r] + arc * vc;
-            dot = dot + conj(arc) * v(r);
-          }
-          y[c] = y[c] + a(i + c, i + c).re * vc + dot;
-        }
+        // v whole in A(i+1:n, i), its leading 1 in place of alpha until the rank-2 update is done
+        // (zhetd2 does the same), so that the loops below read it as a plain column.
+        a(i + 1, i) = zc{1.0, 0.0};
+        hemv_lower(m, &a(i + 1, i + 1), a.rs, a.cs, &a(i + 1, i), &y[1]);
         for (int r = 1; r <= m; ++r) y[r] = taui * y[r];
       } else {
         // Row r: A(r, 1:r-1) v(1:r-1), then A(r, r) v_r plus the dot of column r below the
@@ -68,10 +221,8 @@ SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e,
       t.sync();
       // A -= v w^H + w v^H on the lower triangle; the diagonal stays real.
       if (t.step() == 1) {
-        for (int c = 1; c <= m; ++c) {
-          const zc vc = conj(v(c)), wc = conj(y[c]);
-          for (int r = c; r <= m; ++r) a(i + r, i + c) = a(i + r, i + c) - (v(r) * wc + y[r] * vc);
-        }
+        her2_lower(m, &a(i + 1, i + 1), a.rs, a.cs, &a(i + 1, i), &y[1]);
+        a(i + 1, i) = alpha;
       } else {
         for (int r = t.first(1); r <= m; r += t.step()) {
           const zc vr = v(r), yr = y[r];
@@ -171,5 +322,6 @@ SGPU_HD void phase_scale(const Team& t, int n, Vec1<zc> e, Vec1<double> er, Vec1
   t.sync();
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

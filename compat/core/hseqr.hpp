@@ -5,6 +5,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 enum Compz { kCompzN = 0, kCompzI = 1, kCompzV = 2 };
 
@@ -81,5 +82,6 @@ SGPU_HD int hseqr(const Team& t, bool wantt, int compz, int n, int ilo, int ihi,
   return info;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

@@ -10,6 +10,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // dlahqr's test for a negligible subdiagonal hk = H(k, k-1) (Ahues & Kressner's conservative
 // criterion), from the entries it reads: hpp = H(k-1, k-1), hkk = H(k, k), hup = H(k-1, k), and
@@ -364,5 +365,6 @@ SGPU_HD int lahqr(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
   return 0;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

@@ -6,6 +6,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // a(i, j) and returns info (1 if the system was perturbed).
 SGPU_HD int laln2(bool ltrans, int na, int nw, double smin, double ca, const double a[2][2], double d1,
@@ -233,5 +234,6 @@ SGPU_HD int laln2(bool ltrans, int na, int nw, double smin, double ca, const dou
   return info;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

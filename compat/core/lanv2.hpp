@@ -6,6 +6,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 SGPU_HD void lanv2(double& a, double& b, double& c, double& d, double& rt1r, double& rt1i, double& rt2r,
                    double& rt2i, double& cs, double& sn) {
@@ -119,5 +120,6 @@ SGPU_HD void lanv2(double& a, double& b, double& c, double& d, double& rt1r, dou
   }
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

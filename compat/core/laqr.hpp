@@ -18,6 +18,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 constexpr int kLaqrNmin = 75;  // dhseqr's crossover to dlaqr0 (iparmq's NMIN)
 constexpr int kLaqrKexnw = 5;  // no deflation in this many iterations: vary the window size
@@ -475,5 +476,6 @@ SGPU_HD int laqr0(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
   return kbot < ilo ? 0 : kbot;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

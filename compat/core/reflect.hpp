@@ -5,6 +5,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // Plain sums of squares are exact enough (relative error ~ n ulp) when they land in
 // [kSsqMin, kSsqMax]: no square overflowed, and squares that underflowed are below
@@ -177,5 +178,6 @@ SGPU_HD void lartg(double f, double g, double& c, double& s, double& r) {
   }
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

@@ -8,6 +8,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 template <class T>
 struct Wrap {
@@ -66,5 +67,6 @@ SGPU_HD void scan_cols_down(const Team& t, int m, int j0, int j1, Mat<const Tin>
   }
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

@@ -21,6 +21,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 constexpr int kStedcLeaf = 25;  // LAPACK's SMLSIZ
 constexpr int kMergeCols = 8;   // columns of a merge's product per work item (loads of Q reused)
@@ -431,5 +432,6 @@ SGPU_HD int stedc(const Team& t, int n, Vec1<double> d, Vec1<double> e, Mat1<dou
   return info;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

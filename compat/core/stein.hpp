@@ -17,6 +17,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // Doubles of scratch one member needs: the factor's two stored diagonals (2 n) and its row
 // interchanges, 32 rows to a word (each word in a double's room).
@@ -290,5 +291,6 @@ SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
   return total;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

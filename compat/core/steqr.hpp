@@ -6,6 +6,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // Eigen decomposition of [a b; b c] (LAPACK dlaev2): |rt1| >= |rt2|, (cs1, sn1) the unit right
 // eigenvector of rt1.
@@ -572,5 +573,6 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
   return 0;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

@@ -8,6 +8,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // wn[j] = sum_{i<j} |T(i, j)|: column norms used by the overflow guards.
 template <class Team>
@@ -401,5 +402,6 @@ SGPU_HD void trevc_left(const Team& t, int n, Mat1<double> tm, Mat1<double> v, V
   }
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu

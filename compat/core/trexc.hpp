@@ -11,6 +11,7 @@
 
 namespace sgpu {
 namespace core {
+inline namespace SGPU_CORE_ISA {
 
 // Solves TL X + isgn X TR = scale B for the n1 x n2 matrix X (n1, n2 in {1, 2}; dlasy2 without
 // transposes). tl, tr and b are column-major with leading dimension ld; x with leading
@@ -512,5 +513,6 @@ SGPU_HD int trexc(const Team& t, bool wantq, int n, Mat1<double> T, Mat1<double>
   return 0;
 }
 
+}  // namespace SGPU_CORE_ISA
 }  // namespace core
 }  // namespace sgpu
