@@ -4,11 +4,10 @@
 //
 // The crossovers below are the smallest batches from which the forced GPU backend, end to end
 // from pageable host memory, beat the forced CPU backend at every larger batch measured, batches
-// growing by 4x (H100 80GB HBM3 with 16 host threads, sgpu_auto_bench; docs/performance.md,
-// "AUTO for host data", has the table, its date, commit and command). At orders 4-16 both take 0.14-2.3 ms at
+// growing by 4x (an H200 with 16 host threads, sgpu_auto_bench; docs/performance.md, "AUTO for
+// host data", has the table, its date, commit and command). At orders 4-32 both take 0.1-4 ms at
 // the crossover: the GPU's fixed cost (launches, two copies, a synchronization) is what the CPU
-// has to exceed. Other orders take the row of the largest measured order below them (the
-// crossover falls as the order grows, so the smaller order's is the cautious one); orders below
+// has to exceed. Other orders take the row of the largest measured order below them; orders below
 // the first row (4) or above the last measured one, and the scan, stay on the CPU.
 //
 // Host threads: the CPU backend's time for a batch well above its thread count falls in
@@ -27,17 +26,17 @@ struct Crossover {
   int64_t batch;  // the GPU from this many matrices on (kNever: not within the batches measured)
 };
 
-// dgeev N,V (every jobvl/jobvr takes it). n = 128: the CPU stayed ahead up to 16 matrices (63.8
-// against 75.6 ms), where the sweep stopped; n = 256 crossed at 16 (675 against 548 ms).
-constexpr Crossover kDgeev[] = {{4, 1024}, {8, 1024}, {16, 256}, {32, 16}, {64, 4}, {128, kNever}, {256, 16}};
+// dgeev N,V (every jobvl/jobvr takes it). n = 256: the CPU stayed ahead up to 16 matrices (the
+// sweep's end; 94.2 against 556.7 ms at 16).
+constexpr Crossover kDgeev[] = {{4, 4096}, {8, 1024}, {16, 1024}, {32, 256}, {64, 256}, {128, 256}, {256, kNever}};
 constexpr int kDgeevLast = 256;
-// dhseqr S,I (every job/compz takes it).
-constexpr Crossover kDhseqr[] = {{4, 4096}, {8, 1024}, {16, 1024}, {32, 16}, {64, 16}, {128, 16}, {256, 4}};
+// dhseqr S,I (every job/compz takes it). n = 256 as dgeev's.
+constexpr Crossover kDhseqr[] = {{4, 4096}, {8, 1024}, {16, 256}, {32, 256}, {64, 64}, {128, 256}, {256, kNever}};
 constexpr int kDhseqrLast = 256;
-// zheev jobz V and jobz N (one matrix already at every order measured from 64 (V) and 128 (N) up
-// to 512).
-constexpr Crossover kZheevV[] = {{4, 1024}, {8, 1024}, {16, 16}, {32, 4}, {64, 1}};
-constexpr Crossover kZheevN[] = {{4, 4096}, {8, 1024}, {16, 16}, {32, 16}, {64, 4}, {128, 1}};
+// zheev jobz V and jobz N (the GPU from one matrix at every order measured from 128 with vectors,
+// and at 512 without).
+constexpr Crossover kZheevV[] = {{4, 1024}, {8, 1024}, {16, 256}, {32, 256}, {64, 4}, {128, 1}};
+constexpr Crossover kZheevN[] = {{4, 1024}, {8, 1024}, {16, 1024}, {32, 256}, {64, 64}, {512, 1}};
 constexpr int kZheevLast = 512;
 
 enum class Kind { kDgeev, kDhseqr, kZheevV, kZheevN, kScan };
