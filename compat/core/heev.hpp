@@ -151,15 +151,30 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
     ungtr(t, n, a, tau, q);
     phase_scale(t, n, e, er, y, true, n, q);
     info = stedc(t, n, d, er, z, dw, iw);
-    for (int c = t.first(1); c <= n; c += t.step())
-      for (int r = 1; r <= n; ++r) {
-        double sr = 0.0, si = 0.0;
+    if (t.step() == 1) {
+      // Down Q's columns (a team of one: the CPU, where Q's rows are far apart in memory); each
+      // element's sum runs in the same order as in the loop below, so the bits are the same.
+      for (int c = 1; c <= n; ++c) {
+        for (int r = 1; r <= n; ++r) a(r, c) = zc{0.0, 0.0};
         for (int k = 1; k <= n; ++k) {
-          sr += q(r, k).re * z(k, c);
-          si += q(r, k).im * z(k, c);
+          const double zk = z(k, c);
+          for (int r = 1; r <= n; ++r) {
+            a(r, c).re += q(r, k).re * zk;
+            a(r, c).im += q(r, k).im * zk;
+          }
         }
-        a(r, c) = zc{sr, si};
       }
+    } else {
+      for (int c = t.first(1); c <= n; c += t.step())
+        for (int r = 1; r <= n; ++r) {
+          double sr = 0.0, si = 0.0;
+          for (int k = 1; k <= n; ++k) {
+            sr += q(r, k).re * z(k, c);
+            si += q(r, k).im * z(k, c);
+          }
+          a(r, c) = zc{sr, si};
+        }
+    }
   } else if (inverse) {
     // Q in place of the reflectors; eigenvalues by bisection and the real Z by inverse iteration
     // (into cw and z; sw holds their ascending order); then A = Q Z row by row, the columns taken
