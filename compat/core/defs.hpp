@@ -37,6 +37,12 @@
 #ifndef SGPU_CORE_ISA
 #define SGPU_CORE_ISA generic
 #endif
+// Where the compiler targets AVX2 and FMA (the x86-64-v3 copy), a few kernels of the core override
+// their portable loops with AVX2 forms (hetrd.hpp); device code never takes them.
+#if defined(__AVX2__) && defined(__FMA__) && !defined(__CUDACC__)
+#define SGPU_CORE_AVX2 1
+#include <immintrin.h>
+#endif
 
 namespace sgpu {
 namespace core {

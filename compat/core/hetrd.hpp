@@ -5,13 +5,6 @@
 #pragma once
 #include "reflect.hpp"
 
-// The x86-64-v3 copy of the CPU backend (compat/cpu_solve.hpp) takes the AVX2 kernels below; every
-// other build, the device code included, the portable loops they override.
-#if defined(__AVX2__) && defined(__FMA__) && !defined(__CUDACC__)
-#define SGPU_CORE_AVX2 1
-#include <immintrin.h>
-#endif
-
 namespace sgpu {
 namespace core {
 inline namespace SGPU_CORE_ISA {
