@@ -10,30 +10,22 @@ namespace core {
 inline namespace SGPU_CORE_ISA {
 
 // y = T v, T Hermitian held in its lower triangle, len x len (zhemv's column algorithm: a saxpy
-// below the diagonal and a dot product with the same column). 0-based: T(r, c) at t[r * rs + c * cs],
-// v_r at v[r * rs], y contiguous (hetd2's y has unit stride). Each column's dot product runs in four interleaved partial sums:
-// one running sum is a chain of dependent multiply-adds.
-template <class S>
-SGPU_HD void hemv_lower(int len, const zc* __restrict__ t, S rs, int64_t cs, const zc* __restrict__ v,
-                        zc* __restrict__ y) {
+// below the diagonal and a dot product with the same column). 0-based: T(r, c) at
+// t[r * rs + c * cs], v_r at v[r * rs], y contiguous (hetd2's y has unit stride). hemv_lower below
+// picks this loop or its AVX2 form.
+SGPU_HD void hemv_lower_loop(int len, const zc* __restrict__ t, int64_t rs, int64_t cs, const zc* __restrict__ v,
+                             zc* __restrict__ y) {
   for (int r = 0; r < len; ++r) y[r] = zc{0.0, 0.0};
   for (int c = 0; c < len; ++c) {
     const zc* __restrict__ tc = t + c * cs;
     const zc vc = v[c * rs];
-    zc dot[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
-    int r = c + 1;
-    for (; r + 3 < len; r += 4)
-      for (int q = 0; q < 4; ++q) {
-        const zc arc = tc[(r + q) * rs];
-        y[r + q] = y[r + q] + arc * vc;
-        dot[q] = dot[q] + conj(arc) * v[(r + q) * rs];
-      }
-    for (; r < len; ++r) {
+    zc dot{0.0, 0.0};
+    for (int r = c + 1; r < len; ++r) {
       const zc arc = tc[r * rs];
       y[r] = y[r] + arc * vc;
-      dot[0] = dot[0] + conj(arc) * v[r * rs];
+      dot = dot + conj(arc) * v[r * rs];
     }
-    y[c] = y[c] + tc[c * rs].re * vc + ((dot[0] + dot[1]) + (dot[2] + dot[3]));
+    y[c] = y[c] + tc[c * rs].re * vc + dot;
   }
 }
 
@@ -44,12 +36,12 @@ SGPU_HD __m256d load2(const zc* p, int64_t s) {
   return kUnit ? _mm256_loadu_pd(&p->re) : _mm256_loadu2_m128d(&p[s].re, &p->re);
 }
 
-// The AVX2 and FMA form (the CPU backend's x86-64-v3 copy), 2.7x the loop above on the 2-core VM:
-// two complex numbers a register, the saxpy as two fused multiply-adds, the dot product in eight
-// partial sums (four elements' real and imaginary products apart). The same operations for any
-// stride (a strided view loads its pairs in halves), and conjugating T and v conjugates every
-// result: heev's upper triangle, read as the lower one of conj(A) through a transposed view, gets
-// bitwise the eigenvalues of the lower one.
+// The AVX2 and FMA form (the CPU backend's x86-64-v3 copy; 2.7x that loop with four partial sums on
+// the 2-core VM): two complex numbers a register, the saxpy as two fused multiply-adds, the dot
+// product in eight partial sums (four elements' real and imaginary products apart). The same
+// operations for any stride (a strided view loads its pairs in halves), and conjugating T and v
+// conjugates every result: heev's upper triangle, read as the lower one of conj(A) through a
+// transposed view, gets bitwise the eigenvalues of the lower one.
 template <bool kUnit>
 SGPU_HD void hemv_lower_avx2(int len, const zc* __restrict__ t, int64_t rs, int64_t cs, const zc* __restrict__ v,
                              zc* __restrict__ y) {
@@ -94,19 +86,23 @@ SGPU_HD void hemv_lower_avx2(int len, const zc* __restrict__ t, int64_t rs, int6
     y[c].im = fma(tcc, vc.im, y[c].im) + si;
   }
 }
+#endif
 SGPU_HD void hemv_lower(int len, const zc* t, int64_t rs, int64_t cs, const zc* v, zc* y) {
+#if defined(SGPU_CORE_AVX2)
   if (rs == 1)
     hemv_lower_avx2<true>(len, t, rs, cs, v, y);
   else
     hemv_lower_avx2<false>(len, t, rs, cs, v, y);
-}
+#else
+  hemv_lower_loop(len, t, rs, cs, v, y);
 #endif
+}
 
 // A -= v w^H + w v^H on the lower triangle of the m x m A (zher2 with alpha = -1; 0-based, A(r, c)
-// at a[r * rs + c * cs], v_r at v[r * rs], w contiguous); the diagonal stays real.
-template <class S>
-SGPU_HD void her2_lower(int m, zc* __restrict__ a, S rs, int64_t cs, const zc* __restrict__ v,
-                        const zc* __restrict__ w) {
+// at a[r * rs + c * cs], v_r at v[r * rs], w contiguous); the diagonal stays real. her2_lower below
+// picks this loop or its AVX2 form.
+SGPU_HD void her2_lower_loop(int m, zc* __restrict__ a, int64_t rs, int64_t cs, const zc* __restrict__ v,
+                             const zc* __restrict__ w) {
   for (int c = 0; c < m; ++c) {
     zc* __restrict__ ac = a + c * cs;
     const zc vc = conj(v[c * rs]), wc = conj(w[c]);
@@ -153,13 +149,17 @@ SGPU_HD void her2_lower_avx2(int m, zc* __restrict__ a, int64_t rs, int64_t cs, 
     ac[c * rs].im = 0.0;
   }
 }
+#endif
 SGPU_HD void her2_lower(int m, zc* a, int64_t rs, int64_t cs, const zc* v, const zc* w) {
+#if defined(SGPU_CORE_AVX2)
   if (rs == 1)
     her2_lower_avx2<true>(m, a, rs, cs, v, w);
   else
     her2_lower_avx2<false>(m, a, rs, cs, v, w);
-}
+#else
+  her2_lower_loop(m, a, rs, cs, v, w);
 #endif
+}
 
 // Reduces the Hermitian A, held in its lower triangle (n x n), to T = Q^H A Q (LAPACK zhetd2 with
 // uplo = 'L'). On return d[1..n] is diag(T), e[1..n-1] the subdiagonal of T (complex in general;
@@ -172,8 +172,8 @@ SGPU_HD void her2_lower(int m, zc* a, int64_t rs, int64_t cs, const zc* v, const
 // matrix in shared memory) owns rows instead: a member forms its rows' y from the row to the left
 // of the diagonal and the column below it, so no sum crosses members (the column form needed two
 // team reductions per column, a chain of shuffles on every step's critical path); and it updates
-// its rows of the lower triangle. The team of one splits each column's dot product into partial
-// sums, so the two differ in rounding.
+// its rows of the lower triangle. The x86-64-v3 copy's team of one splits each column's dot product
+// into partial sums (hemv_lower), so there the two differ in rounding.
 template <class Team>
 SGPU_HD void hetd2(const Team& t, int n, Mat1<zc> a, Vec1<double> d, Vec1<zc> e, Vec1<zc> tau, Vec1<zc> y) {
   for (int i = 1; i <= n - 1; ++i) {
