@@ -94,12 +94,12 @@ double lapack_schur_ratio(int n, int ilo, int ihi, const std::vector<double>& h0
 int main(int argc, char** argv) {
   Harness h("test_dhseqr", argc, argv);
   // Every n = 0..64 (three matrices a call), then one matrix a call at the orders where the GPU
-  // changes path (shared memory up to n = 119 with Z, 169 without; one warp per matrix above) and
-  // beyond. --sizes picks orders.
+  // changes path (shared memory up to n = 119 with Z, 169 without; one warp per matrix above),
+  // where the CPU's multishift sweeps take products (from 350) and beyond. --sizes picks orders.
   std::vector<int> sizes = h.quick ? std::vector<int>{0, 1, 2, 3, 5, 8} : h.sizes;
   if (!h.quick && sizes.empty()) {
     for (int n = 0; n <= 64; ++n) sizes.push_back(n);
-    for (int n : {119, 120, 169, 170, 200, 256}) sizes.push_back(n);
+    for (int n : {119, 120, 169, 170, 200, 256, 349, 350}) sizes.push_back(n);
   }
   const char jobs[2] = {'E', 'S'}, compzs[3] = {'N', 'I', 'V'};
   double worst_res = 0, worst_orth = 0, worst_ev = 0;

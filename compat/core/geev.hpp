@@ -12,9 +12,12 @@ namespace sgpu {
 namespace core {
 inline namespace SGPU_CORE_ISA {
 
-// Doubles of workspace one matrix of geev needs (kMultishift: see geev).
-SGPU_HD int64_t geev_work(int n, bool multishift = false) {
-  return 5 * (int64_t)n + (multishift && n >= kLaqrNmin ? laqr_work_size(n) : 0);
+// Doubles of workspace one matrix of geev needs (blocked: geev<true>, see geev).
+SGPU_HD int64_t geev_work(int n, bool blocked = false) {
+  if (!blocked || n < kLaqrNmin) return 5 * (int64_t)n;
+  const int64_t laqr = laqr_work_size(n), hrd = n > kGehrdTail + 1 ? gehrd_work_size(n) : 0;
+  const int64_t evc = trevc_block_work(n), most = laqr > hrd ? laqr : hrd;
+  return 5 * (int64_t)n + (most > evc ? most : evc);
 }
 
 template <class Team>
@@ -89,7 +92,7 @@ SGPU_HD double geev_scale_target(double anrm) {
 //   geev_reduce: finiteness, scaling, balancing, Hessenberg form and its orthogonal factor;
 //   geev_schur:  the Schur form, its vectors and the eigenvalues (hseqr);
 //   geev_vectors: eigenvectors, back-transformation, normalization, the eigenvalues unscaled.
-// work: geev_work(n) doubles (kMultishift: geev_work(n, true)); its first n doubles (the
+// work: geev_work(n) doubles (kBlocked: geev_work(n, true)); its first n doubles (the
 // balancing's scale) carry from geev_reduce to geev_vectors, the rest is scratch of each phase.
 struct GeevCarry {
   int ilo = 0, ihi = 0;  // the balanced active block; ilo = 0: the input was not finite
@@ -98,8 +101,8 @@ struct GeevCarry {
 
 // Phase 1. Input holding NaN/Inf: all outputs NaN, c.ilo = 0 (geev returns n). Otherwise A holds
 // the Hessenberg form (and the reflectors below it) and vl (wantvl) or else vr (wantvr) its
-// orthogonal factor.
-template <class Team>
+// orthogonal factor; kBlocked (the team of one) reduces by panels from order kGehrdTail + 2.
+template <bool kBlocked = false, class Team>
 SGPU_HD void geev_reduce(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr,
                          Vec1<double> wi, Mat1<double> vl, Mat1<double> vr, double* work, GeevCarry& c) {
   Vec1<double> scale{work, 1}, tau{work + n, 1}, xr{work + 3 * n, 1}, xi{work + 4 * n, 1};
@@ -122,6 +125,11 @@ SGPU_HD void geev_reduce(const Team& t, bool wantvl, bool wantvr, int n, Mat1<do
   if (cscale != 0.0)
     for (int j = 1; j <= n; ++j) lascl(t, anrm, cscale, n, col(a, 1, j));
   gebal(t, n, a, c.ilo, c.ihi, scale);
+  if (kBlocked && n > kGehrdTail + 1) {
+    gehrd(n, c.ilo, c.ihi, a, tau, work + 5 * n);
+    if (wantvl || wantvr) orghr_blocked(n, c.ilo, c.ihi, a, tau, wantvl ? vl : vr, work + 5 * n);
+    return;
+  }
   gehd2(t, n, c.ilo, c.ihi, a, tau, xr, xi);  // xr and xi are free until the eigenvectors
   if (wantvl) orghr(t, n, c.ilo, c.ihi, a, tau, vl);
   else if (wantvr) orghr(t, n, c.ilo, c.ihi, a, tau, vr);
@@ -146,15 +154,18 @@ SGPU_HD int geev_schur(const Team& t, bool wantvl, bool wantvr, int n, Mat1<doub
 
 // Phase 3 (c.ilo > 0, info from geev_schur): the eigenvectors when info = 0, and the valid
 // eigenvalues unscaled. work's first n doubles hold geev_reduce's scale.
-template <class Team>
+template <bool kBlocked = false, class Team>
 SGPU_HD void geev_vectors(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr,
                           Vec1<double> wi, Mat1<double> vl, Mat1<double> vr, double* work, const GeevCarry& c,
                           int info) {
   Vec1<double> scale{work, 1}, tau{work + n, 1}, wn{work + 2 * n, 1}, xr{work + 3 * n, 1}, xi{work + 4 * n, 1};
   if (info == 0) {
-    // (tau is free once the Schur vectors are formed.)
-    if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi, tau);
-    if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi, tau);
+    // (tau is free once the Schur vectors are formed.) kBlocked: the back-transformation by
+    // blocks of vectors from order kLaqrNmin.
+    const bool blocked = kBlocked && n >= kLaqrNmin;
+    TrevcBlock right{n, true, vr, work + 5 * n}, left{n, false, vl, work + 5 * n};
+    if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi, tau, blocked && vr.rs == 1 ? &right : nullptr);
+    if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi, tau, blocked && vl.rs == 1 ? &left : nullptr);
     if (wantvl) {
       gebak(t, false, n, c.ilo, c.ihi, scale, n, vl);
       normalize_vectors(t, n, vl, wi, xr);
@@ -177,19 +188,21 @@ SGPU_HD void geev_vectors(const Team& t, bool wantvl, bool wantvr, int n, Mat1<d
 }
 
 // Returns info as dgeev: 0, or i > 0 when the QR iteration failed; eigenvalues i+1:n are valid.
-// Input holding NaN/Inf: all outputs are NaN and info = n. kMultishift: hseqr's multishift QR from
-// order kLaqrNmin, as LAPACK's dgeev (work then holds geev_work(n, true) doubles). Without vectors
+// Input holding NaN/Inf: all outputs are NaN and info = n. kBlocked (the team of one): LAPACK's
+// algorithms for larger orders, the blocked Hessenberg reduction and its orthogonal factor (from
+// order kGehrdTail + 2) and hseqr's multishift QR (from order kLaqrNmin), as LAPACK's dgeev (work
+// then holds geev_work(n, true) doubles). Without vectors
 // the work is dead before wr and wi are first written, so it may overlap them (the GPU's
 // shared-memory kernels place it there).
-template <bool kMultishift = false, class Team>
+template <bool kBlocked = false, class Team>
 SGPU_HD int geev(const Team& t, bool wantvl, bool wantvr, int n, Mat1<double> a, Vec1<double> wr, Vec1<double> wi,
                  Mat1<double> vl, Mat1<double> vr, double* work) {
   if (n == 0) return 0;
   GeevCarry c;
-  geev_reduce(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c);
+  geev_reduce<kBlocked>(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c);
   if (c.ilo == 0) return n;
-  const int info = geev_schur<kMultishift>(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c);
-  geev_vectors(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c, info);
+  const int info = geev_schur<kBlocked>(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c);
+  geev_vectors<kBlocked>(t, wantvl, wantvr, n, a, wr, wi, vl, vr, work, c, info);
   return info;
 }
 

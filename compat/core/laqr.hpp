@@ -3,15 +3,16 @@
 // (lahqr.hpp) leave less rounding error in the Schur vectors of hard (companion, graded) matrices.
 //
 // Differences from LAPACK, numerical details kept:
-//  - A sweep with ns shifts is ns / 2 double-shift sweeps one after the other, each started at the
-//    top of the active block, with dlaqr5's vigilant deflation check after every bulge step; LAPACK
-//    chains the ns / 2 small bulges through the block together (the same transformations in
-//    exact arithmetic, applied in another order, for cache reuse).
+//  - A sweep chains its ns / 2 bulges through the block as dlaqr5 does, 3 rows apart, each with
+//    a 3-element reflector (dlaqr5 now packs its bulges closer); from order kLaqrAccumulateMin the
+//    reflectors of a chunk of steps are accumulated and applied away from the diagonal by matrix
+//    products (gemm.hpp) without dlaqr5's use of their 2 x 2 block structure (gemm skips the
+//    all-zero blocks instead).
 //  - The deflation window and the trailing block that supplies shifts are solved by lahqr at every
 //    size (LAPACK recurses into dlaqr4 above 75 rows).
-//  - The window's updates of H and Z are plain products through one row of workspace.
 // Indices are 1-based as LAPACK's. A team of one runs it (the CPU backend).
 #pragma once
+#include "gemm.hpp"
 #include "hessenberg.hpp"
 #include "lahqr.hpp"
 #include "trexc.hpp"
@@ -41,66 +42,143 @@ SGPU_HD int laqr_recommended_shifts(int nh) {
   return ns < 2 ? 2 : ns;
 }
 
-// Doubles of workspace laqr0 needs for order n (windows of at most (n - 1) / 3 rows; the shift
-// block is smaller).
-SGPU_HD int64_t laqr_work_size(int n) {
-  const int64_t nw = (n - 1) / 3 + 1;
-  return 2 * nw * nw + 3 * (int64_t)n + (int64_t)n * nw + 8;
+// The multishift sweep's chain of ns / 2 bulges, each 3 rows behind the one ahead, moves in chunks
+// of laqr_chunk(nb) steps; a chunk touches rows and columns w0..w1 of H near the diagonal, at most
+// laqr_window(nb) of them.
+SGPU_HD int laqr_chunk(int nb) { return 3 * nb; }
+SGPU_HD int laqr_window(int nb) { return laqr_chunk(nb) + 3 * nb + 1; }
+// The sweeps accumulate their reflectors from this order and this many shifts (below, H and Z
+// are near enough in cache for the reflectors' direct updates to cost less than the products).
+constexpr int kLaqrAccumulateMin = 350;
+constexpr int kLaqrAccumulateShifts = 14;  // iparmq's KACMIN
+// Rows of H and Z a product with the accumulated reflectors takes at a time (workspace 64 x window).
+constexpr int kLaqrPanel = 64;
+SGPU_HD int64_t laqr_sweep_work(int nb) {
+  const int64_t w = laqr_window(nb);
+  return 2 * w * w + (kLaqrPanel + 4) * w;
 }
 
-// Rows r0..r1 of columns c0..c0+jw-1 of M times the jw x jw matrix V, in place; prod holds
-// (r1 - r0 + 1) x jw doubles and part r1 - r0 + 1.
-template <class Team>
-SGPU_HD void laqr_times_v(const Team& t, Mat1<double> m, int r0, int r1, int c0, int jw, Mat1<double> v, double* prod,
-                          double* part) {
-  const int nr = r1 - r0 + 1;
-  if (nr <= 0) return;
-  if (t.leader()) {
-    for (int j = 1; j <= jw; ++j) {
-      double* pj = prod + (int64_t)(j - 1) * nr;
-      for (int r = 0; r < nr; ++r) pj[r] = 0.0;
-      for (int k0 = 1; k0 <= jw; k0 += kSumBlock) {
-        const int k1 = k0 + kSumBlock <= jw + 1 ? k0 + kSumBlock : jw + 1;
-        for (int r = 0; r < nr; ++r) part[r] = 0.0;
-        for (int k = k0; k < k1; ++k) {
-          const double vk = v(k, j);
-          const double* mc = &m(r0, c0 + k - 1);
-          for (int r = 0; r < nr; ++r) part[r] += mc[(int64_t)r * m.rs] * vk;
-        }
-        for (int r = 0; r < nr; ++r) pj[r] += part[r];
-      }
-    }
-    for (int j = 1; j <= jw; ++j)
-      for (int r = 0; r < nr; ++r) m(r0 + r, c0 + j - 1) = prod[(int64_t)(j - 1) * nr + r];
+// Doubles of workspace laqr0 needs for order n: the deflation window (at most (n - 1) / 3 rows;
+// the shift block is smaller), or the sweep's (at most (n + 6) / 18 bulges).
+SGPU_HD int64_t laqr_work_size(int n) {
+  const int64_t nw = (n - 1) / 3 + 1, window = 2 * nw * nw + 3 * (int64_t)n + (int64_t)n * nw + 8;
+  const int64_t sweep = laqr_sweep_work((n + 6) / 18 > 1 ? (n + 6) / 18 : 1);
+  return window > sweep ? window : sweep;
+}
+
+// M(r0:r1, c0:c0+nw-1) = M(r0:r1, c0:c0+nw-1) U in place (M with unit row stride, U nw x nw with
+// leading dimension ldu), kLaqrPanel rows at a time through panel (kLaqrPanel x nw); bpack: 4 nw.
+SGPU_HD void laqr_right_product(Mat1<double> m, int r0, int r1, int c0, int nw, const double* u, int64_t ldu,
+                                double* panel, double* bpack) {
+  for (int r = r0; r <= r1; r += kLaqrPanel) {
+    const int mr = r1 - r + 1 < kLaqrPanel ? r1 - r + 1 : kLaqrPanel;
+    double* x = &m(r, c0);
+    gemm(mr, nw, nw, x, m.cs, u, ldu, panel, mr, bpack);
+    for (int j = 0; j < nw; ++j)
+      for (int i = 0; i < mr; ++i) x[i + j * m.cs] = panel[i + (int64_t)j * mr];
   }
-  t.sync();
+}
+
+// M(r0:r0+nw-1, c0:c1) = U^T M(r0:r0+nw-1, c0:c1) in place, ut holding U^T (nw x nw, packed),
+// kLaqrPanel columns at a time through panel (nw x kLaqrPanel); bpack: 4 nw.
+SGPU_HD void laqr_left_product(Mat1<double> m, int r0, int nw, int c0, int c1, const double* ut, double* panel,
+                               double* bpack) {
+  for (int c = c0; c <= c1; c += kLaqrPanel) {
+    const int nc = c1 - c + 1 < kLaqrPanel ? c1 - c + 1 : kLaqrPanel;
+    double* x = &m(r0, c);
+    gemm(nw, nc, nw, ut, nw, x, m.cs, panel, nw, bpack);
+    for (int j = 0; j < nc; ++j)
+      for (int i = 0; i < nw; ++i) x[i + j * m.cs] = panel[i + (int64_t)j * nw];
+  }
 }
 
 // ns / 2 double-shift sweeps over the active block H(ktop:kbot, ktop:kbot), shifts (sr[k], si[k])
 // k = 1..ns in pairs (complex conjugate, or two real), i1..i2 the columns and rows of H updated.
-template <class Team>
-SGPU_HD void laqr_sweeps(const Team& t, bool wantt, bool wantz, int n, int ktop, int kbot, int ns, Vec1<double> sr,
-                         Vec1<double> si, Mat1<double> h, int iloz, int ihiz, Mat1<double> z) {
+// The bulges go down together as dlaqr5's chain: at each step every bulge moves one row, the
+// lowest first, 3 rows apart (the steps that change order against ns / 2 sweeps one after the
+// other are 4 and more rows apart and commute). Within a chunk the reflectors are applied only to
+// the window near the diagonal and accumulated in U; the rows above the window, the columns right
+// of it and Z's columns then take U in one product each. dlaqr5's vigilant deflation check follows
+// every bulge step. work: laqr_sweep_work(ns / 2) doubles. The team of one runs it (the CPU).
+SGPU_HD void laqr_sweeps(bool wantt, bool wantz, int n, int ktop, int kbot, int ns, Vec1<double> sr, Vec1<double> si,
+                         Mat1<double> h, int iloz, int ihiz, Mat1<double> z, double* work) {
+  const TeamOne t;
   const double ulp = Mach::ulp, smlnum = Mach::safmin * ((double)(kbot - ktop + 1) / ulp);
   const int i1 = wantt ? 1 : ktop, i2 = wantt ? n : kbot;
   if (kbot - ktop < 2) return;
-  for (int p = 1; p + 1 <= ns; p += 2) {
-    const Shifts sh{sr[p], si[p], sr[p + 1], si[p + 1]};
-    const int m = ktop, i = kbot;
-    double u0, u1, u2;
-    bulge_first_column(h, m, sh, u0, u1, u2);
-    for (int k2 = m; k2 <= i - 1; ++k2) {
-      bulge_step(t, wantz, k2, m, m, i, i1, i2, iloz, ihiz, u0, u1, u2, h, z);
-      t.sync();
-      // Vigilant deflation (dlaqr5): the subdiagonal the bulge has just left, if negligible.
-      if (k2 > m && h(k2, k2 - 1) != 0.0 &&
-          negligible_subdiag(h(k2, k2 - 1), h(k2 - 1, k2 - 1), h(k2, k2), h(k2 - 1, k2),
-                             k2 - 2 >= ktop ? h(k2 - 1, k2 - 2) : 0.0, h(k2 + 1, k2), smlnum, ulp)) {
-        t.sync();
-        if (t.leader()) h(k2, k2 - 1) = 0.0;
+  const int nb = ns / 2, chunk = laqr_chunk(nb), wmax = laqr_window(nb);
+  const bool acc = n >= kLaqrAccumulateMin && ns >= kLaqrAccumulateShifts;
+  double* u = work;                              // wmax x wmax
+  double* ut = u + (int64_t)wmax * wmax;         // its transpose
+  double* panel = ut + (int64_t)wmax * wmax;     // kLaqrPanel x wmax
+  double* bpack = panel + (int64_t)kLaqrPanel * wmax;  // 4 wmax
+  // Bulge b (1..nb) steps at k = tau - 3 (b - 1) at time tau, for k in ktop..kbot-1.
+  const int tlast = kbot - 1 + 3 * (nb - 1);
+  for (int tau0 = ktop; tau0 <= tlast; tau0 += chunk) {
+    const int tau1 = tau0 + chunk - 1 < tlast ? tau0 + chunk - 1 : tlast;
+    const int kmin = tau0 - 3 * (nb - 1) > ktop ? tau0 - 3 * (nb - 1) : ktop;
+    const int kmax = tau1 < kbot - 1 ? tau1 : kbot - 1;
+    // The window: the rows and columns the chunk's steps touch, and the row above (read by the
+    // deflation check) unless it lies outside the active block.
+    const int w0 = kmin, w1 = kmax + 3 < kbot ? kmax + 3 : kbot, nw = w1 - w0 + 1;
+    const int r0 = w0 - 1 >= ktop ? w0 - 1 : ktop;
+    // Without accumulation the steps update every row and column as they go.
+    const int c_end = acc ? w1 : i2, r_begin = acc ? r0 : i1;
+    const Mat1<double> um{u, 1, nw};
+    if (acc)
+      for (int j = 1; j <= nw; ++j)
+        for (int i = 1; i <= nw; ++i) um(i, j) = i == j ? 1.0 : 0.0;
+    for (int tau = tau0; tau <= tau1; ++tau)
+      for (int b = 1; b <= nb; ++b) {
+        const int k = tau - 3 * (b - 1);
+        if (k < ktop) break;
+        if (k > kbot - 1) continue;
+        const int nr = kbot - k + 1 < 3 ? kbot - k + 1 : 3;
+        double u0, u1, u2 = 0.0;
+        if (k == ktop) {
+          const Shifts sh{sr[2 * b - 1], si[2 * b - 1], sr[2 * b], si[2 * b]};
+          bulge_first_column(h, ktop, sh, u0, u1, u2);
+        } else {
+          u0 = h(k, k - 1);
+          u1 = h(k + 1, k - 1);
+          if (nr == 3) u2 = h(k + 2, k - 1);
+        }
+        double t1;
+        u0 = larfg3(nr, u0, u1, u2, t1);
+        const BulgeReflector r{u1, u2, t1, t1 * u1, t1 * u2};
+        const int hi = k + 3 < kbot ? k + 3 : kbot;
+        if (nr == 3) {
+          bulge_rows<3>(t, r, k, c_end, h);
+          bulge_columns<3>(t, r, k, r_begin, hi, h);
+          if (acc) bulge_columns<3>(t, r, k - w0 + 1, 1, nw, um);
+          else if (wantz) bulge_columns<3>(t, r, k, iloz, ihiz, z);
+        } else {
+          bulge_rows<2>(t, r, k, c_end, h);
+          bulge_columns<2>(t, r, k, r_begin, hi, h);
+          if (acc) bulge_columns<2>(t, r, k - w0 + 1, 1, nw, um);
+          else if (wantz) bulge_columns<2>(t, r, k, iloz, ihiz, z);
+        }
+        if (k > ktop) {
+          h(k, k - 1) = u0;
+          h(k + 1, k - 1) = 0.0;
+          if (nr == 3) h(k + 2, k - 1) = 0.0;
+          // Vigilant deflation (dlaqr5): the subdiagonal the bulge has just left, if negligible.
+          if (h(k, k - 1) != 0.0 && negligible_subdiag(h(k, k - 1), h(k - 1, k - 1), h(k, k), h(k - 1, k),
+                                                        k - 2 >= ktop ? h(k - 1, k - 2) : 0.0, h(k + 1, k), smlnum,
+                                                        ulp))
+            h(k, k - 1) = 0.0;
+        }
       }
+    // The columns right of the window (U^T from the left), the rows above it and Z (U from the
+    // right).
+    if (!acc) continue;
+    if (i2 > w1) {
+      for (int j = 0; j < nw; ++j)
+        for (int i = 0; i < nw; ++i) ut[i + (int64_t)j * nw] = u[j + (int64_t)i * nw];
+      laqr_left_product(h, w0, nw, w1 + 1, i2, ut, panel, bpack);
     }
-    t.sync();
+    if (i1 < r0) laqr_right_product(h, i1, r0 - 1, w0, nw, u, nw, panel, bpack);
+    if (wantz) laqr_right_product(z, iloz, ihiz, w0, nw, u, nw, panel, bpack);
   }
 }
 
@@ -287,17 +365,18 @@ SGPU_HD void laqr3(const Team& t, bool wantt, bool wantz, int n, int ktop, int k
         t.sync();
       }
     }
-    // The rows above the window and Z's rows, times V (column by column, the sums in blocks of
-    // kSumBlock terms as the other long products of the core), then the columns right of it.
+    // The rows above the window and Z's rows times V, then the columns right of it by V^T (in T's
+    // place, free now); prod is the products' panel, rowbuf their packing space.
     const int ltop = wantt ? 1 : ktop;
-    laqr_times_v(t, h, ltop, kwtop - 1, kwtop, jw, V, prod, rowbuf);
-    if (wantz) laqr_times_v(t, z, iloz, ihiz, kwtop, jw, V, prod, rowbuf);
-    if (wantt)
-      for (int c = t.first(kbot + 1); c <= n; c += t.step()) {
-        double* b = rowbuf;
-        for (int j = 1; j <= jw; ++j) b[j - 1] = member_sum(TeamOne{}, 1, jw + 1, [&](int k) { return V(k, j) * h(kwtop + k - 1, c); });
-        for (int j = 1; j <= jw; ++j) h(kwtop + j - 1, c) = b[j - 1];
+    if (t.leader()) {
+      if (ltop <= kwtop - 1) laqr_right_product(h, ltop, kwtop - 1, kwtop, jw, V.p, jw, prod, rowbuf);
+      if (wantz) laqr_right_product(z, iloz, ihiz, kwtop, jw, V.p, jw, prod, rowbuf);
+      if (wantt && kbot < n) {
+        for (int j = 1; j <= jw; ++j)
+          for (int i = 1; i <= jw; ++i) T(i, j) = V(j, i);
+        laqr_left_product(h, kwtop, jw, kbot + 1, n, T.p, prod, rowbuf);
       }
+    }
     t.sync();
   }
   nd = jw - ns;
@@ -468,8 +547,8 @@ SGPU_HD int laqr0(const Team& t, bool wantt, bool wantz, int n, int ilo, int ihi
       ns = ns < kbot - ks + 1 ? ns : kbot - ks + 1;
       ns -= ns % 2;
       ks = kbot - ns + 1;
-      laqr_sweeps(t, wantt, wantz, n, ktop, kbot, ns, Vec1<double>{&wr[ks], wr.s}, Vec1<double>{&wi[ks], wi.s}, h,
-                  iloz, ihiz, z);
+      laqr_sweeps(wantt, wantz, n, ktop, kbot, ns, Vec1<double>{&wr[ks], wr.s}, Vec1<double>{&wi[ks], wi.s}, h, iloz,
+                  ihiz, z, work);
     }
     ndfl = ld > 0 ? 1 : ndfl + 1;
   }

@@ -1,9 +1,11 @@
 // Eigenvectors of a real upper quasi-triangular (Schur) matrix T by back substitution, multiplied
-// into the Schur vectors held in V (LAPACK dtrevc3 with HOWMNY = 'B', unblocked path). Each
-// vector is scaled so its largest component has magnitude 1 (|re| + |im| for complex pairs),
-// with LAPACK's guards against overflow. The substitution is sequential in j; its axpy/dot
-// updates and the back-transformation are the team's work.
+// into the Schur vectors held in V (LAPACK dtrevc3 with HOWMNY = 'B'). Each vector is scaled so
+// its largest component has magnitude 1 (|re| + |im| for complex pairs), with LAPACK's guards
+// against overflow. The substitution is sequential in j; its axpy/dot updates and the
+// back-transformation are the team's work. The team of one may back-transform kTrevcBlock vectors
+// at a time by one matrix product (dtrevc3's blocked path; TrevcBlock below).
 #pragma once
+#include "gemm.hpp"
 #include "laln2.hpp"
 
 namespace sgpu {
@@ -63,6 +65,55 @@ SGPU_HD void backtransform_tail(const Team& t, int n, int c0, Mat1<double> v, Ve
   backtransform_range(t, n, c0, n, v, x, beta, c, part);
 }
 
+// Vectors a blocked back-transformation holds before its product.
+constexpr int kTrevcBlock = 32;
+SGPU_HD int64_t trevc_block_work(int n) { return (2 * (int64_t)kTrevcBlock + 4) * n; }
+
+template <class Team>
+SGPU_HD void scale_cols_by_max(const Team& t, int n, Mat1<double> v, int c, int c2);
+
+// The blocked back-transformation for the team of one: the solutions x of up to kTrevcBlock
+// vectors, each for column c of V, are held as the columns of X, then V(:, c) = V(:, k0:k1) x for
+// all of them in one product and each vector (or pair) scaled as the unblocked path does. Right
+// vectors come in descending columns and use V(:, 1:c) (k0 = 1, k1 the block's first column),
+// left ones in ascending columns and use V(:, c:n). The product's sums run in blocks of
+// kSumBlock terms as backtransform_range's. work: trevc_block_work(n) doubles.
+struct TrevcBlock {
+  int n;
+  bool right;
+  Mat1<double> v;
+  double* work;
+  int cnt = 0, c_first = 0, ngroups = 0;
+  int cols[kTrevcBlock], group[kTrevcBlock][2];
+
+  SGPU_HD TrevcBlock(int n_, bool right_, Mat1<double> v_, double* work_) : n(n_), right(right_), v(v_), work(work_) {}
+
+  SGPU_HD bool room(int k) const { return cnt + k <= kTrevcBlock; }
+  // x[r] for the rows lo..hi of V's column c (zero elsewhere).
+  SGPU_HD void add(Vec1<double> x, int c, int lo, int hi) {
+    if (cnt == 0) c_first = c;
+    const int r0 = right ? 1 : c_first, r1 = right ? c_first : n;
+    double* xc = work + (int64_t)cnt * n;
+    for (int r = r0; r <= r1; ++r) xc[r - r0] = r >= lo && r <= hi ? x[r] : 0.0;
+    cols[cnt++] = c;
+  }
+  // Scale column c (c2 = 0), or the pair c, c2, once the product is in.
+  SGPU_HD void scale(int c, int c2) {
+    group[ngroups][0] = c;
+    group[ngroups++][1] = c2;
+  }
+  SGPU_HD void flush() {
+    if (cnt == 0) return;
+    const int r0 = right ? 1 : c_first, r1 = right ? c_first : n;
+    double* p = work + (int64_t)kTrevcBlock * n;
+    gemm(n, cnt, r1 - r0 + 1, &v(1, r0), v.cs, work, n, p, n, p + (int64_t)kTrevcBlock * n);
+    for (int j = 0; j < cnt; ++j)
+      for (int r = 1; r <= n; ++r) v(r, cols[j]) = p[(r - 1) + (int64_t)j * n];
+    for (int g = 0; g < ngroups; ++g) scale_cols_by_max(TeamOne{}, n, v, group[g][0], group[g][1]);
+    cnt = ngroups = 0;
+  }
+};
+
 template <class Team>
 SGPU_HD void scale_cols_by_max(const Team& t, int n, Mat1<double> v, int c, int c2) {
   // c2 == 0: real vector in column c; else a complex pair (re in c, im in c2).
@@ -81,7 +132,7 @@ SGPU_HD void scale_cols_by_max(const Team& t, int n, Mat1<double> v, int c, int 
 
 template <class Team>
 SGPU_HD void trevc_right(const Team& t, int n, Mat1<double> tm, Mat1<double> v, Vec1<double> wn,
-                         Vec1<double> xr, Vec1<double> xi, Vec1<double> part) {
+                         Vec1<double> xr, Vec1<double> xi, Vec1<double> part, TrevcBlock* blk = nullptr) {
   const double unfl = Mach::safmin, ulp = Mach::ulp;
   const double smlnum = unfl * (n / ulp), bignum = (1.0 - ulp) / smlnum;
   trevc_norms(t, n, tm, wn);
@@ -136,8 +187,14 @@ SGPU_HD void trevc_right(const Team& t, int n, Mat1<double> tm, Mat1<double> v, 
           t.sync();
         }
       }
-      if (ki > 1) backtransform(t, n, ki - 1, v, xr, xr[ki], ki, part);
-      scale_cols_by_max(t, n, v, ki, 0);
+      if (blk) {
+        if (!blk->room(1)) blk->flush();
+        blk->add(xr, ki, 1, ki);
+        blk->scale(ki, 0);
+      } else {
+        if (ki > 1) backtransform(t, n, ki - 1, v, xr, xr[ki], ki, part);
+        scale_cols_by_max(t, n, v, ki, 0);
+      }
     } else {
       // Complex right eigenvector for the pair (ki-1, ki): real part in xr, imaginary in xi.
       if (t.leader()) {
@@ -216,17 +273,25 @@ SGPU_HD void trevc_right(const Team& t, int n, Mat1<double> tm, Mat1<double> v, 
         }
       }
       // Back-transform: columns ki-1 (real part) and ki (imaginary part).
-      backtransform(t, n, ki - 2, v, xr, xr[ki - 1], ki - 1, part);
-      backtransform(t, n, ki - 2, v, xi, xi[ki], ki, part);
-      scale_cols_by_max(t, n, v, ki - 1, ki);
+      if (blk) {
+        if (!blk->room(2)) blk->flush();
+        blk->add(xi, ki, 1, ki);  // (xi[ki - 1] and xr[ki] are zero)
+        blk->add(xr, ki - 1, 1, ki);
+        blk->scale(ki - 1, ki);
+      } else {
+        backtransform(t, n, ki - 2, v, xr, xr[ki - 1], ki - 1, part);
+        backtransform(t, n, ki - 2, v, xi, xi[ki], ki, part);
+        scale_cols_by_max(t, n, v, ki - 1, ki);
+      }
       --ki;
     }
   }
+  if (blk) blk->flush();
 }
 
 template <class Team>
 SGPU_HD void trevc_left(const Team& t, int n, Mat1<double> tm, Mat1<double> v, Vec1<double> wn,
-                        Vec1<double> xr, Vec1<double> xi, Vec1<double> part) {
+                        Vec1<double> xr, Vec1<double> xi, Vec1<double> part, TrevcBlock* blk = nullptr) {
   const double unfl = Mach::safmin, ulp = Mach::ulp;
   const double smlnum = unfl * (n / ulp), bignum = (1.0 - ulp) / smlnum;
   trevc_norms(t, n, tm, wn);
@@ -293,8 +358,14 @@ SGPU_HD void trevc_left(const Team& t, int n, Mat1<double> tm, Mat1<double> v, V
           ++j;
         }
       }
-      if (ki < n) backtransform_tail(t, n, ki + 1, v, xr, xr[ki], ki, part);
-      scale_cols_by_max(t, n, v, ki, 0);
+      if (blk) {
+        if (!blk->room(1)) blk->flush();
+        blk->add(xr, ki, ki, n);
+        blk->scale(ki, 0);
+      } else {
+        if (ki < n) backtransform_tail(t, n, ki + 1, v, xr, xr[ki], ki, part);
+        scale_cols_by_max(t, n, v, ki, 0);
+      }
     } else {
       // Complex left eigenvector for the pair (ki, ki+1).
       if (t.leader()) {
@@ -389,17 +460,25 @@ SGPU_HD void trevc_left(const Team& t, int n, Mat1<double> tm, Mat1<double> v, V
           ++j;
         }
       }
-      if (ki < n - 1) {
-        backtransform_tail(t, n, ki + 2, v, xr, xr[ki], ki, part);
-        backtransform_tail(t, n, ki + 2, v, xi, xi[ki + 1], ki + 1, part);
+      if (blk) {
+        if (!blk->room(2)) blk->flush();
+        blk->add(xr, ki, ki, n);  // (xr[ki + 1] and xi[ki] are zero)
+        blk->add(xi, ki + 1, ki, n);
+        blk->scale(ki, ki + 1);
       } else {
-        scal(t, n, xr[ki], col(v, 1, ki));
-        scal(t, n, xi[ki + 1], col(v, 1, ki + 1));
+        if (ki < n - 1) {
+          backtransform_tail(t, n, ki + 2, v, xr, xr[ki], ki, part);
+          backtransform_tail(t, n, ki + 2, v, xi, xi[ki + 1], ki + 1, part);
+        } else {
+          scal(t, n, xr[ki], col(v, 1, ki));
+          scal(t, n, xi[ki + 1], col(v, 1, ki + 1));
+        }
+        scale_cols_by_max(t, n, v, ki, ki + 1);
       }
-      scale_cols_by_max(t, n, v, ki, ki + 1);
       ++ki;
     }
   }
+  if (blk) blk->flush();
 }
 
 }  // namespace SGPU_CORE_ISA
