@@ -7,8 +7,9 @@
 // fast), and the worst cell of AUTO and of the CPU backend over the whole grid.
 // A cell is skipped (marked "-") when its arrays would pass --max-mb or when the previous batch
 // of its row took the loop or sgpu over --max-s / 4 seconds (the next is about 4x larger).
+// --no-gpu leaves out the forced GPU backend (AUTO may still take the GPU).
 // Usage: sgpu_grid_bench [--only dgeev|dgeev_nv|dgeev_vv|dhseqr|zheev_n|zheev_v]
-//                        [--n 32,64,...] [--batch 1,4,...] [--max-s S] [--max-mb MB]
+//                        [--n 32,64,...] [--batch 1,4,...] [--max-s S] [--max-mb MB] [--no-gpu]
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -168,12 +169,14 @@ int main(int argc, char** argv) {
   std::vector<int> orders = {32, 64, 128, 256, 512, 1024};
   std::vector<int> batches = {1, 4, 16, 64, 256, 1024};
   double max_s = 3.0, max_mb = 4096;
+  bool forced_gpu = true;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--n") && i + 1 < argc) orders = parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--batch") && i + 1 < argc) batches = parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-s") && i + 1 < argc) max_s = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-mb") && i + 1 < argc) max_mb = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--no-gpu")) forced_gpu = false;
   }
   Contexts ctx;
   std::printf("sgpu_grid_bench: %d host threads, %s; ms, best of 3; ratio = sgpu / LAPACKE loop\n",
@@ -201,7 +204,7 @@ int main(int argc, char** argv) {
         c.t_loop = time_it(j, j.loop);
         c.t_cpu = time_it(j, [&] { st |= j.call(ctx.cpu) < 0; });
         c.t_auto = time_it(j, [&] { st |= j.call(nullptr) < 0; });
-        if (ctx.gpu) c.t_gpu = time_it(j, [&] { st |= j.call(ctx.gpu) < 0; });
+        if (ctx.gpu && forced_gpu) c.t_gpu = time_it(j, [&] { st |= j.call(ctx.gpu) < 0; });
         prev = std::max({c.t_loop, c.t_cpu, c.t_auto, c.t_gpu});
         std::printf("| %d | %lld | %s | %s | %s | %s | %s | %s | %s |%s\n", n, (long long)batch, ms(c.t_auto).c_str(),
                     ms(c.t_cpu).c_str(), ms(c.t_gpu).c_str(), ms(c.t_loop).c_str(),
