@@ -162,10 +162,15 @@ SGPU_HD void geev_vectors(const Team& t, bool wantvl, bool wantvr, int n, Mat1<d
   if (info == 0) {
     // (tau is free once the Schur vectors are formed.) kBlocked: the back-transformation by
     // blocks of vectors from order kLaqrNmin.
-    const bool blocked = kBlocked && n >= kLaqrNmin;
-    TrevcBlock right{n, true, vr, work + 5 * n}, left{n, false, vl, work + 5 * n};
-    if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi, tau, blocked && vr.rs == 1 ? &right : nullptr);
-    if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi, tau, blocked && vl.rs == 1 ? &left : nullptr);
+    if constexpr (kBlocked) {
+      const bool blocked = n >= kLaqrNmin;
+      TrevcBlock right(n, true, vr, work + 5 * n), left(n, false, vl, work + 5 * n);
+      if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi, tau, blocked && vr.rs == 1 ? &right : nullptr);
+      if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi, tau, blocked && vl.rs == 1 ? &left : nullptr);
+    } else {
+      if (wantvr) trevc_right(t, n, a, vr, wn, xr, xi, tau);
+      if (wantvl) trevc_left(t, n, a, vl, wn, xr, xi, tau);
+    }
     if (wantvl) {
       gebak(t, false, n, c.ilo, c.ihi, scale, n, vl);
       normalize_vectors(t, n, vl, wi, xr);
