@@ -78,6 +78,34 @@ SGPU_HD void gehd2(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<
   t.sync();
 }
 
+// Reflectors i = ihi_r down to ilo_r applied to columns i+1..cmax of Q (rows i+1..ihi), backward
+// (dorg2r's order). Column c of Q only ever changes in the member that owns c, so the ownership
+// must not move with i (team loops start at 1, not at i + 1: no sync is needed).
+template <class Team>
+SGPU_HD void org2r_range(const Team& t, int n, int ihi, int ilo_r, int ihi_r, int cmax, Mat1<double> a,
+                         Vec1<double> tau, Mat1<double> q) {
+  for (int i = ihi_r; i >= ilo_r; --i) {
+    const int m = ihi - i;
+    const double ti = tau[i];
+    for (int c = t.first(1); c <= cmax; c += t.step()) {
+      if (c < i + 1) continue;
+      const double w = ti * dot_v(m, col(a, i + 2 <= n ? i + 2 : n, i), col(q, i + 1, c));
+      q(i + 1, c) -= w;
+      for (int k = 1; k < m; ++k) q(i + 1 + k, c) -= w * a(i + 1 + k, i);
+    }
+  }
+}
+
+// Q = H(ilo) H(ilo+1) ... H(ihi-1) into q (n x n), from the reflectors gehd2 left in a.
+template <class Team>
+SGPU_HD void orghr(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau, Mat1<double> q) {
+  for (int c = t.first(1); c <= n; c += t.step())
+    for (int r = 1; r <= n; ++r) q(r, c) = (r == c) ? 1.0 : 0.0;
+  t.sync();
+  org2r_range(t, n, ihi, ilo, ihi - 1, ihi, a, tau, q);
+  t.sync();
+}
+
 // The blocked reduction (LAPACK's dgehrd with dlahr2) for the team of one (the CPU backend):
 // panels of kGehrdBlock columns reduced against the trailing matrix by matrix-vector products,
 // then the trailing matrix updated from both sides by products with the panel's reflectors
@@ -221,42 +249,6 @@ SGPU_HD void gehrd(int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau, do
   gehd2(t, n, i, ihi, a, tau, Vec1<double>{p, 1}, Vec1<double>{p + n, 1});
 }
 
-// Q = H(ilo) H(ilo+1) ... H(ihi-1) into q (n x n), from the reflectors gehd2 left in a.
-template <class Team>
-SGPU_HD void orghr(const Team& t, int n, int ilo, int ihi, Mat1<double> a, Vec1<double> tau, Mat1<double> q) {
-  for (int c = t.first(1); c <= n; c += t.step())
-    for (int r = 1; r <= n; ++r) q(r, c) = (r == c) ? 1.0 : 0.0;
-  t.sync();
-  // Backward accumulation: column c of Q only ever changes in the member that owns c, so the
-  // ownership must not move with i (team loops start at 1, not at i + 1: no sync is needed).
-  for (int i = ihi - 1; i >= ilo; --i) {
-    const int m = ihi - i;
-    const double ti = tau[i];
-    for (int c = t.first(1); c <= ihi; c += t.step()) {
-      if (c < i + 1) continue;
-      const double w = ti * dot_v(m, col(a, i + 2 <= n ? i + 2 : n, i), col(q, i + 1, c));
-      q(i + 1, c) -= w;
-      for (int k = 1; k < m; ++k) q(i + 1 + k, c) -= w * a(i + 1 + k, i);
-    }
-  }
-  t.sync();
-}
-
-// Reflectors i = ihi_r down to ilo_r applied to columns i+1..cmax of Q (rows i+1..ihi), backward
-// (dorg2r's order; orghr below for the team of one).
-SGPU_HD void org2r_range(int n, int ihi, int ilo_r, int ihi_r, int cmax, Mat1<double> a, Vec1<double> tau,
-                         Mat1<double> q) {
-  for (int i = ihi_r; i >= ilo_r; --i) {
-    const int m = ihi - i;
-    const double ti = tau[i];
-    for (int c = i + 1; c <= cmax; ++c) {
-      const double w = ti * dot_v(m, col(a, i + 2 <= n ? i + 2 : n, i), col(q, i + 1, c));
-      q(i + 1, c) -= w;
-      for (int k = 1; k < m; ++k) q(i + 1 + k, c) -= w * a(i + 1 + k, i);
-    }
-  }
-}
-
 // orghr for the team of one with blocks of kGehrdBlock reflectors (LAPACK's dorgqr): each block
 // applied to the columns right of it as I - V T V^T by products (gemm.hpp), then to its own
 // columns one reflector at a time; the last reflectors as orghr. Q with unit row stride; work:
@@ -266,7 +258,7 @@ SGPU_HD void orghr_blocked(int n, int ilo, int ihi, Mat1<double> a, Vec1<double>
     for (int r = 1; r <= n; ++r) q(r, c) = (r == c) ? 1.0 : 0.0;
   const int nb = kGehrdBlock, k = ihi - ilo;  // reflectors ilo..ihi-1
   const int kk = q.rs == 1 && a.rs == 1 && k > kGehrdTail ? ((k - kGehrdTail + nb - 1) / nb) * nb : 0;
-  org2r_range(n, ihi, ilo + kk, ihi - 1, ihi, a, tau, q);
+  org2r_range(TeamOne{}, n, ihi, ilo + kk, ihi - 1, ihi, a, tau, q);
   double* v = work;                                // V: m x nb
   double* vt = v + (int64_t)n * nb;                // V^T: nb x m
   double* tt = vt + (int64_t)n * nb;               // T: nb x nb
@@ -313,7 +305,7 @@ SGPU_HD void orghr_blocked(int n, int ilo, int ihi, Mat1<double> a, Vec1<double>
       gemm(m, nc, ib, v, m, w, ib, p, m, bpack);
       sub_panel(m, nc, x, q.cs, p);
     }
-    org2r_range(n, ihi, i0, i0 + ib - 1, i0 + ib, a, tau, q);
+    org2r_range(TeamOne{}, n, ihi, i0, i0 + ib - 1, i0 + ib, a, tau, q);
   }
 }
 
