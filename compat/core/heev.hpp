@@ -150,7 +150,19 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
     const Mat1<double> z{zr, 1, n};
     ungtr(t, n, a, tau, q);
     phase_scale(t, n, e, er, y, true, n, q);
+    // A team of one keeps the eigenvalues dsterf gives on the same tridiagonal (y's space holds its
+    // copy): bitwise those without vectors, where divide and conquer's own differ by up to about
+    // twice LAPACK's dsterf-against-dsteqr difference (zdrvst's test 3 at n = 600).
+    double* d0 = reinterpret_cast<double*>(&y[1]);
+    double* e0 = d0 + n;
+    if (t.step() == 1)
+      for (int i = 1; i <= n; ++i) {
+        d0[i - 1] = d[i];
+        e0[i - 1] = er[i];
+      }
     info = stedc(t, n, d, er, z, dw, iw);
+    if (t.step() == 1 && info == 0 && sterf(t, n, Vec1<double>{d0, 1}, Vec1<double>{e0, 1}) == 0)
+      for (int i = 1; i <= n; ++i) d[i] = d0[i - 1];
     if (t.step() == 1) {
       // Down Q's columns (a team of one: the CPU, where Q's rows are far apart in memory); each
       // element's sum runs in the same order as in the loop below, so the bits are the same.
