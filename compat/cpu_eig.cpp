@@ -7,9 +7,6 @@
 #include <cstdlib>
 
 #include "batch_loop.hpp"
-#include "core/geev.hpp"
-#include "core/heev.hpp"
-#include "core/hseqr.hpp"
 #include "cpu_solve.hpp"
 
 namespace sgpu {
@@ -43,22 +40,18 @@ const Solvers& solvers() {
 }  // namespace
 
 int dhseqr(sgpu_context* ctx, const args::Dhseqr& a) {
-  const int64_t work = a.n >= core::kLaqrNmin ? core::laqr_work_size(a.n) : 0;
-  const auto solve = solvers().dhseqr;
-  return for_each_matrix(ctx, a.batch, work, a.info, [&](int64_t b, double* w) { return solve(a, b, w); });
+  const Solvers& s = solvers();
+  return for_each_matrix(ctx, a.batch, s.dhseqr_work(a), a.info, [&](int64_t b, double* w) { return s.dhseqr(a, b, w); });
 }
 
 int dgeev(sgpu_context* ctx, const args::Dgeev& a) {
-  const auto solve = solvers().dgeev;
-  return for_each_matrix(ctx, a.batch, core::geev_work(a.n, true), a.info,
-                         [&](int64_t b, double* w) { return solve(a, b, w); });
+  const Solvers& s = solvers();
+  return for_each_matrix(ctx, a.batch, s.dgeev_work(a), a.info, [&](int64_t b, double* w) { return s.dgeev(a, b, w); });
 }
 
 int zheev(sgpu_context* ctx, const args::Zheev& a) {
-  const auto solve = solvers().zheev;
-  const int64_t work = core::heev_work(a.n, a.wantz) + core::heev_copy_work(a.n, a.wantz, a.lower);
-  return for_each_matrix(ctx, a.batch, work, a.info,
-                         [&](int64_t b, double* w) { return solve(a, b, w); });
+  const Solvers& s = solvers();
+  return for_each_matrix(ctx, a.batch, s.zheev_work(a), a.info, [&](int64_t b, double* w) { return s.zheev(a, b, w); });
 }
 
 }  // namespace cpu

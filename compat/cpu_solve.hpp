@@ -11,11 +11,15 @@
 namespace sgpu {
 namespace cpu {
 
-// Matrix b of the call; work holds the routine's per-matrix workspace. Returns its info.
+// Matrix b of the call; work holds the routine's per-matrix workspace (the *_work function's
+// doubles). Returns its info.
 struct Solvers {
   const char* isa;
+  int64_t (*dhseqr_work)(const args::Dhseqr& a);
   int (*dhseqr)(const args::Dhseqr& a, int64_t b, double* work);
+  int64_t (*dgeev_work)(const args::Dgeev& a);
   int (*dgeev)(const args::Dgeev& a, int64_t b, double* work);
+  int64_t (*zheev_work)(const args::Zheev& a);
   int (*zheev)(const args::Zheev& a, int64_t b, double* work);
 };
 

@@ -221,8 +221,10 @@ int main(int argc, char** argv) {
         continue;
       char ctx[128];
       std::snprintf(ctx, sizeof ctx, "n=%d kind=%s", n, kind_name(kind));
-      // Gaps everywhere: lda > n, strides > lda*n, strideW > n.
-      const int lda = n + 2, ldv = n + 1;
+      // Gaps everywhere: lda > n, strides > lda*n, strideW > n. Above 64, A's or else the
+      // vectors' leading dimension is a multiple of 32.
+      const bool alias_a = n > 64 && n % 2 == 0, alias_v = n > 64 && !alias_a;
+      const int lda = alias_a ? aliasing_ld(n) : n + 2, ldv = alias_v ? aliasing_ld(n) : n + 1;
       const int64_t sA = (int64_t)lda * n + 5, sW = n + 3, sV = (int64_t)ldv * n + 7;
       std::vector<std::vector<double>> mats;
       for (int64_t b = 0; b < nb; ++b) mats.push_back(make_general(h, kind, n));

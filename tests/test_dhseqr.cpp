@@ -117,7 +117,9 @@ int main(int argc, char** argv) {
         }
         char ctx[128];
         std::snprintf(ctx, sizeof ctx, "n=%d kind=%s ilo=%d ihi=%d", n, kind_name(kind), ilo, std::max(ihi, 0));
-        const int ldh = n + 1, ldz = n + 3;
+        // Above 64, H's or else Z's leading dimension is a multiple of 32.
+        const bool alias_h = n > 64 && n % 2 == 0, alias_z = n > 64 && !alias_h;
+        const int ldh = alias_h ? aliasing_ld(n) : n + 1, ldz = alias_z ? aliasing_ld(n) : n + 3;
         const int64_t sH = (int64_t)ldh * n + 2, sW = n + 1, sZ = (int64_t)ldz * n + 4;
         std::vector<std::vector<double>> hs, qs, as;
         std::vector<RefSpectrum> ref(nb);
