@@ -14,9 +14,9 @@
 // GPU's fp64 peak for 12 n^3 flops a matrix without vectors and 26 n^3 with right vectors (Golub and
 // Van Loan's counts: Hessenberg reduction and double-shift QR for T alone; with Q, Z, the
 // eigenvectors of T and the back-transformation).
-// --only-n N runs order N alone (any order); --dhseqr times sgpu_dhseqr_batched instead (job E and S,
+// --only-n N runs order N alone (any order), --batch B with B matrices; --dhseqr times sgpu_dhseqr_batched instead (job E and S,
 // compz N and I, device-resident). Usage: sgpu_geev_bench [--small] [--only-n N] [--values-only]
-// [--no-lapacke] [--pageable-only] [--dev-only] [--dhseqr]
+// [--batch B] [--no-lapacke] [--pageable-only] [--dev-only] [--dhseqr]
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -295,6 +295,7 @@ void hseqr_row(int n, int64_t batch, char job, char compz) {
 int main(int argc, char** argv) {
   bool small = false, values_only = false, hseqr = false;
   int only = 0;
+  int64_t only_batch = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--small")) small = true;
     else if (!std::strcmp(argv[i], "--values-only")) values_only = true;
@@ -302,6 +303,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--pageable-only")) pageable_only = true;
     else if (!std::strcmp(argv[i], "--dev-only")) dev_only = true;
     else if (!std::strcmp(argv[i], "--only-n") && i + 1 < argc) only = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--batch") && i + 1 < argc) only_batch = std::atoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--dhseqr")) hseqr = true;
   }
   cudaDeviceProp prop;
@@ -325,6 +327,7 @@ int main(int argc, char** argv) {
   for (int n : orders) {
     int64_t batch = n <= 30 ? 500000 : n == 48 ? 200000 : 100000;
     if (small) batch /= 10;
+    if (only_batch > 0) batch = only_batch;
     if (hseqr) {
       hseqr_row(n, batch, 'E', 'N');
       hseqr_row(n, batch, 'S', 'N');

@@ -82,6 +82,14 @@ constexpr GeevPhaseLanes geev_phase_lanes(int n) {
 // warps resident, blocks of one warp ran slower than blocks of two.
 constexpr int kEigMinWarpsPerBlock = 2;  // dgeev values n = 15, 20: 11 and 13 warps of one 9-11% slower than 10, 12
 
+// ---- dhseqr and dgeev on global memory (kernels/eig_warp): one block per matrix -----------------
+// Threads a block: kEigBlockThreads, kEigBlockWideThreads from order kEigBlockWideMinN; by order
+// only (a team's sums depend on its size, and a matrix's eigenvalues must not depend on the job or
+// on the piece of the batch it came in). [SGPU_EIG_BLOCK_THREADS]
+constexpr int kEigBlockThreads = 256;  // dgeev n = 256: 80 / 146 ms (N,N / N,V, batch 1) against 89 / 170 at 128, 85 / 158 at 512
+constexpr int kEigBlockWideMinN = 512;
+constexpr int kEigBlockWideThreads = 512;  // dgeev n = 512: 464 / 906 ms (batch 1) against 499 / 962 at 256
+
 // ---- dhseqr and dgeev eigenvalues, one thread per matrix in registers (kernels/eig_reg) ---------
 // dgeev without vectors and dhseqr without T or Z take the register kernels up to this order.
 // [SGPU_EIG_REG_MAX_N, lower only]

@@ -1,8 +1,8 @@
 // Which kernel family serves an eigensolver job on device memory. dgeev/dhseqr: eigenvalues only
 // at small orders one thread per matrix in registers (kernels/eig_reg); else the shared-memory
-// teams (kernels/eig_smem) where a matrix's slot fits a block, else one warp per matrix on global
-// memory (kernels/eig_warp). zheev: for n <= 32 the shared-memory teams (kernels/heev_team) or,
-// where their table says (jobz N from n = 9), teams on global memory (kernels/eig_warp); the
+// teams (kernels/eig_smem) where a matrix's slot fits a block, else one block per matrix on
+// global memory (kernels/eig_warp). zheev: for n <= 32 the shared-memory teams (kernels/heev_team)
+// or, where their table says (jobz N from n = 9), teams on global memory (kernels/eig_warp); the
 // block path (kernels/heev_block) above.
 #include "drivers/eig_kernels.hpp"
 

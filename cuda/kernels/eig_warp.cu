@@ -1,8 +1,10 @@
-// The generic warp path of the eigensolvers: a team of lanes per matrix running the shared
+// The generic team path of the eigensolvers: a team of lanes per matrix running the shared
 // numerical core (compat/core/) on global memory, directly on the MW arrangement the caller gave.
-// It serves dhseqr and dgeev at orders whose shared-memory slots do not fit (one warp per
-// matrix), and zheev for n <= 32 where the tuning table prefers it to the shared-memory teams
-// (teams of P lanes, several matrices per warp). The drivers' view is eig_warp.hpp.
+// It serves dhseqr and dgeev at orders whose shared-memory slots do not fit, one block per matrix
+// (its column and row loops spread over the block: a large matrix's steps are bound by the
+// latency of their passes over memory, not by the number of matrices in flight). It serves zheev for n <= 32 where the tuning table prefers
+// it to the shared-memory teams (teams of P lanes, several matrices per warp). The drivers' view
+// is eig_warp.hpp.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -26,22 +28,20 @@ namespace {
 
 using core::Mat1;
 using core::Vec1;
-using Team = cuda::WarpTeam<32>;
 constexpr int kWarpsPerBlock = 4;
 constexpr int64_t kMaxWorkspaceBytes = int64_t(1) << 30;  // device workspace of one call, at most
 
-struct WarpIndex {
-  int64_t warp, warps;
-  __device__ WarpIndex()
-      : warp((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5), warps((gridDim.x * (int64_t)blockDim.x) >> 5) {}
-};
+// dhseqr and dgeev: one block per matrix (blocks loop over the batch), the whole block its team.
+// (One warp per matrix was slower at every order and batch measured: dgeev V,V n = 98-127,
+// batches 1-1024, and N,V 128-512, batches 1-1024.)
+constexpr int kBlockMaxThreads = 512;  // the kernels' launch bound: block_threads() at most
 
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+__global__ void __launch_bounds__(kBlockMaxThreads)
     k_dhseqr(bool wantt, int compz, int n, int ilo, int ihi, double* H, int ldh, int64_t sH, double* wr, double* wi,
              int64_t sW, double* Z, int ldz, int64_t sZ, int* info, int64_t batch) {
-  const Team t = Team::make();
-  const WarpIndex w;
-  for (int64_t b = w.warp; b < batch; b += w.warps) {
+  __shared__ double red[kBlockMaxThreads / 32];
+  const cuda::BlockTeam t{red};
+  for (int64_t b = blockIdx.x; b < batch; b += gridDim.x) {
     int r = core::hseqr(t, wantt, compz, n, ilo, ihi, Mat1<double>{H + b * sH, 1, ldh},
                         Vec1<double>{wr + b * sW, 1}, Vec1<double>{wi + b * sW, 1},
                         Mat1<double>{compz ? Z + b * sZ : nullptr, 1, ldz});
@@ -49,20 +49,34 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   }
 }
 
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+__global__ void __launch_bounds__(kBlockMaxThreads)
     k_dgeev(bool wantvl, bool wantvr, int n, double* A, int lda, int64_t sA, double* wr, double* wi, int64_t sW,
             double* VL, int ldvl, int64_t sVL, double* VR, int ldvr, int64_t sVR, int* info, int64_t batch,
             double* ws, int64_t ws_per) {
-  const Team t = Team::make();
-  const WarpIndex w;
-  double* work = ws + w.warp * ws_per;
-  for (int64_t b = w.warp; b < batch; b += w.warps) {
+  __shared__ double red[kBlockMaxThreads / 32];
+  const cuda::BlockTeam t{red};
+  double* work = ws + blockIdx.x * ws_per;
+  for (int64_t b = blockIdx.x; b < batch; b += gridDim.x) {
     int r = core::geev(t, wantvl, wantvr, n, Mat1<double>{A + b * sA, 1, lda}, Vec1<double>{wr + b * sW, 1},
                        Vec1<double>{wi + b * sW, 1}, Mat1<double>{wantvl ? VL + b * sVL : nullptr, 1, ldvl},
                        Mat1<double>{wantvr ? VR + b * sVR : nullptr, 1, ldvr}, work);
     if (t.leader()) info[b] = r;
   }
 }
+
+// Threads of dhseqr's and dgeev's blocks at order n. [SGPU_EIG_BLOCK_THREADS: a multiple of 32 up
+// to kBlockMaxThreads, at every order]
+int block_threads(int n) {
+  static const int forced = [] {
+    const char* e = dev::setting("SGPU_EIG_BLOCK_THREADS");
+    const int p = e ? std::atoi(e) : 0;
+    return p >= 32 && p <= kBlockMaxThreads && p % 32 == 0 ? p : 0;
+  }();
+  if (forced) return forced;
+  return n >= tuning::kEigBlockWideMinN ? tuning::kEigBlockWideThreads : tuning::kEigBlockThreads;
+}
+static_assert(tuning::kEigBlockThreads <= kBlockMaxThreads && tuning::kEigBlockWideThreads <= kBlockMaxThreads,
+              "the block kernels' launch bound");
 
 // zheev for small n on global memory: teams of P lanes, 32 / P matrices per warp (several per warp
 // as seed 000's SWB assignment with p threads per matrix). P by n: lanes beyond n would idle in
@@ -143,19 +157,19 @@ ZheevKernel zheev_kernel(int p) {
   }
 }
 
-// Launches launch(grid, block, ws, ws_per) on s for `batch` matrices, `per_warp` of them in flight
-// per warp, with ws_per doubles of stream-ordered device workspace per team (freed behind the
-// kernel). Enough warps to fill the GPU several times over, each looping over its matrices; the
-// workspace is capped at kMaxWorkspaceBytes, so large n gets fewer warps rather than gigabytes.
-// 0 or SGPU_ERR_*.
+// Launches launch(grid, block, ws, ws_per) on s for `batch` matrices in blocks of `threads`
+// threads, `per_block` teams a block (a team, one matrix at a time), with ws_per doubles of
+// stream-ordered device workspace per team (freed behind the kernel). Enough blocks to fill the
+// GPU several times over, each team looping over its matrices; the workspace is capped at
+// kMaxWorkspaceBytes, so large n gets fewer teams rather than gigabytes. 0 or SGPU_ERR_*.
 // ws_limit (0: none) lowers the cap (the context's device-memory limit); one block's workspace
 // that does not fit is SGPU_ERR_DEVICE_ALLOC.
 template <class Launch>
-int launch_warps(int64_t batch, int per_warp, int64_t ws_per, int64_t ws_limit, cudaStream_t s, Launch launch) {
+int launch_teams(int64_t batch, int threads, int64_t per_block, int64_t ws_per, int64_t ws_limit, cudaStream_t s,
+                 Launch launch) {
   int sms = 0, dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
-  const int64_t per_block = (int64_t)kWarpsPerBlock * per_warp;
   int64_t blocks = std::min<int64_t>((batch + per_block - 1) / per_block, (int64_t)sms * 16);
   const int64_t block_ws = (int64_t)sizeof(double) * ws_per * per_block;
   const int64_t most = ws_limit > 0 ? std::min(ws_limit, kMaxWorkspaceBytes) : kMaxWorkspaceBytes;
@@ -166,29 +180,35 @@ int launch_warps(int64_t batch, int per_warp, int64_t ws_per, int64_t ws_limit, 
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE_ALLOC;
   }
-  launch((int)blocks, 32 * kWarpsPerBlock, ws, ws_per);
+  launch((int)blocks, threads, ws, ws_per);
   const bool launched = fault::launch_status() == cudaSuccess;
   if (ws && fault::dev_free_async(ws, s) != cudaSuccess) (void)cudaGetLastError();
   return launched ? 0 : SGPU_ERR_DEVICE;
+}
+
+// A warp's teams: kWarpsPerBlock warps a block, per_warp teams each.
+template <class Launch>
+int launch_warps(int64_t batch, int per_warp, int64_t ws_per, int64_t ws_limit, cudaStream_t s, Launch launch) {
+  return launch_teams(batch, 32 * kWarpsPerBlock, (int64_t)kWarpsPerBlock * per_warp, ws_per, ws_limit, s, launch);
 }
 
 }  // namespace
 
 int eig(const EigJob& j, cudaStream_t s) {
   const int64_t ws_per = j.geev ? core::geev_work(j.n) : 0;
-  return launch_warps(j.batch, 1, ws_per, j.ws_limit, s, [&](int grid, int block, double* ws, int64_t per) {
-    if (j.geev)
-      k_dgeev<<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.VL, j.ldvl,
-                                     j.sVL, j.Z, j.ldz, j.sZ, j.info, j.batch, ws, per);
-    else
-      k_dhseqr<<<grid, block, 0, s>>>(j.wantt, j.compz, j.n, j.ilo, j.ihi, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.Z,
-                                      j.ldz, j.sZ, j.info, j.batch);
-  });
+  return launch_teams(j.batch, block_threads(j.n), 1, ws_per, j.ws_limit, s,
+                      [&](int grid, int block, double* ws, int64_t per) {
+                        if (j.geev)
+                          k_dgeev<<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi, j.sW,
+                                                         j.VL, j.ldvl, j.sVL, j.Z, j.ldz, j.sZ, j.info, j.batch, ws,
+                                                         per);
+                        else
+                          k_dhseqr<<<grid, block, 0, s>>>(j.wantt, j.compz, j.n, j.ilo, j.ihi, j.A, j.lda, j.sA, j.wr,
+                                                          j.wi, j.sW, j.Z, j.ldz, j.sZ, j.info, j.batch);
+                      });
 }
 
-int64_t eig_workspace(const EigJob& j) {
-  return j.geev ? (int64_t)sizeof(double) * core::geev_work(j.n) * kWarpsPerBlock : 0;
-}
+int64_t eig_workspace(const EigJob& j) { return j.geev ? (int64_t)sizeof(double) * core::geev_work(j.n) : 0; }
 
 int zheev(const EigJob& j, cudaStream_t s) {
   const int n = j.n;

@@ -1,4 +1,4 @@
-// The generic warp path (eig_warp.cu): the drivers' view of it.
+// The generic team path on global memory (eig_warp.cu): the drivers' view of it.
 #pragma once
 #include <stdint.h>
 
@@ -10,7 +10,7 @@ namespace sgpu {
 namespace gpu {
 namespace eig_warp {
 
-// dhseqr and dgeev (j.geev), one warp per matrix: enqueues j (device pointers) on s, with a
+// dhseqr and dgeev (j.geev), one block per matrix: enqueues j (device pointers) on s, with a
 // stream-ordered workspace (freed behind the kernel) within j.ws_limit. 0 or SGPU_ERR_*.
 int eig(const EigJob& j, cudaStream_t s);
 // Device workspace bytes eig() takes at least (one block's), whatever the batch.
