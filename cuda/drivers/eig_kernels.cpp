@@ -1,9 +1,11 @@
 // Which kernel family serves an eigensolver job on device memory. dgeev/dhseqr: eigenvalues only
 // at small orders one thread per matrix in registers (kernels/eig_reg); else the shared-memory
 // teams (kernels/eig_smem) where a matrix's slot fits a block, else one block per matrix on
-// global memory (kernels/eig_warp). zheev: for n <= 32 the shared-memory teams (kernels/heev_team)
-// or, where their table says (jobz N from n = 9), teams on global memory (kernels/eig_warp); the
-// block path (kernels/heev_block) above.
+// global memory (kernels/eig_warp), or one warp for dgeev where its values-only call fits the
+// shared-memory teams (their 32-lane sums, so that its eigenvalues do not depend on the job).
+// zheev: for n <= 32 the shared-memory teams (kernels/heev_team) or, where their table says (jobz
+// N from n = 9), teams on global memory (kernels/eig_warp); the block path (kernels/heev_block)
+// above.
 #include "drivers/eig_kernels.hpp"
 
 #include "kernels/eig_reg.hpp"
@@ -15,6 +17,20 @@ namespace sgpu {
 namespace gpu {
 
 bool heev_block_path(int n) { return heev_block::serves(n); }
+
+namespace {
+
+// Whether dgeev's job j, off the shared-memory teams, takes one warp per matrix: where its
+// values-only call runs on the teams (32 lanes at these orders), so that every job's team
+// reductions, and so its eigenvalues, are the same.
+bool geev_warp(const EigJob& j) {
+  if (!j.geev) return false;
+  EigJob values = j;
+  values.wantvl = values.wantvr = false;
+  return eig_smem::plan(values);
+}
+
+}  // namespace
 
 int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
   if (j.batch == 0) return 0;
@@ -32,7 +48,7 @@ int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
   if (eig_reg::serves(j)) return eig_reg::launch(j, s);
   EigJob pj = j;
   if (eig_smem::plan(pj)) return eig_smem::launch(pj, s);
-  return eig_warp::eig(j, s);
+  return eig_warp::eig(j, geev_warp(j), s);
 }
 
 WorkspaceNeed workspace_need(const EigJob& j) {
@@ -45,7 +61,7 @@ WorkspaceNeed workspace_need(const EigJob& j) {
   EigJob probe = j;
   if (eig_reg::serves(j)) return w;
   if (eig_smem::plan(probe)) w.per_matrix = eig_smem::workspace_per_matrix(probe);
-  else w.fixed = eig_warp::eig_workspace(j);
+  else w.fixed = eig_warp::eig_workspace(j, geev_warp(j));
   return w;
 }
 

@@ -2,7 +2,8 @@
 // numerical core (compat/core/) on global memory, directly on the MW arrangement the caller gave.
 // It serves dhseqr and dgeev at orders whose shared-memory slots do not fit, one block per matrix
 // (its column and row loops spread over the block: a large matrix's steps are bound by the
-// latency of their passes over memory, not by the number of matrices in flight). It serves zheev for n <= 32 where the tuning table prefers
+// latency of their passes over memory, not by the number of matrices in flight), or one warp per
+// matrix for dgeev where its values-only call fits shared memory. It serves zheev for n <= 32 where the tuning table prefers
 // it to the shared-memory teams (teams of P lanes, several matrices per warp). The drivers' view
 // is eig_warp.hpp.
 #include <cuda_runtime.h>
@@ -31,10 +32,11 @@ using core::Vec1;
 constexpr int kWarpsPerBlock = 4;
 constexpr int64_t kMaxWorkspaceBytes = int64_t(1) << 30;  // device workspace of one call, at most
 
-// dhseqr and dgeev: one block per matrix (blocks loop over the batch), the whole block its team.
-// (One warp per matrix was slower at every order and batch measured: dgeev V,V n = 98-127,
-// batches 1-1024, and N,V 128-512, batches 1-1024.)
-constexpr int kBlockMaxThreads = 512;  // the kernels' launch bound: block_threads() at most
+// dhseqr and dgeev: one block per matrix (blocks loop over the batch), the whole block its team;
+// dgeev where its eigenvalues must match a 32-lane team's, one warp per matrix (kWarpsPerBlock
+// a block). One warp per matrix was slower at every order and batch measured: dgeev V,V
+// n = 98-127, batches 1-1024, and N,V 128-512, batches 1-1024.
+constexpr int kBlockMaxThreads = 512;  // the block kernels' launch bound: block_threads() at most
 
 __global__ void __launch_bounds__(kBlockMaxThreads)
     k_dhseqr(bool wantt, int compz, int n, int ilo, int ihi, double* H, int ldh, int64_t sH, double* wr, double* wi,
@@ -49,14 +51,22 @@ __global__ void __launch_bounds__(kBlockMaxThreads)
   }
 }
 
-__global__ void __launch_bounds__(kBlockMaxThreads)
+template <bool kWarp>
+__global__ void __launch_bounds__(kWarp ? 32 * kWarpsPerBlock : kBlockMaxThreads)
     k_dgeev(bool wantvl, bool wantvr, int n, double* A, int lda, int64_t sA, double* wr, double* wi, int64_t sW,
             double* VL, int ldvl, int64_t sVL, double* VR, int ldvr, int64_t sVR, int* info, int64_t batch,
             double* ws, int64_t ws_per) {
-  __shared__ double red[kBlockMaxThreads / 32];
-  const cuda::BlockTeam t{red};
-  double* work = ws + blockIdx.x * ws_per;
-  for (int64_t b = blockIdx.x; b < batch; b += gridDim.x) {
+  __shared__ double red[kWarp ? 1 : kBlockMaxThreads / 32];
+  const auto t = [&] {
+    if constexpr (kWarp)
+      return cuda::WarpTeam<32>::make();
+    else
+      return cuda::BlockTeam{red};
+  }();
+  const int64_t team = kWarp ? (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / 32 : (int64_t)blockIdx.x;
+  const int64_t teams = kWarp ? gridDim.x * (int64_t)blockDim.x / 32 : (int64_t)gridDim.x;
+  double* work = ws + team * ws_per;
+  for (int64_t b = team; b < batch; b += teams) {
     int r = core::geev(t, wantvl, wantvr, n, Mat1<double>{A + b * sA, 1, lda}, Vec1<double>{wr + b * sW, 1},
                        Vec1<double>{wi + b * sW, 1}, Mat1<double>{wantvl ? VL + b * sVL : nullptr, 1, ldvl},
                        Mat1<double>{wantvr ? VR + b * sVR : nullptr, 1, ldvr}, work);
@@ -194,21 +204,28 @@ int launch_warps(int64_t batch, int per_warp, int64_t ws_per, int64_t ws_limit, 
 
 }  // namespace
 
-int eig(const EigJob& j, cudaStream_t s) {
+int eig(const EigJob& j, bool warp, cudaStream_t s) {
   const int64_t ws_per = j.geev ? core::geev_work(j.n) : 0;
+  if (warp && j.geev)
+    return launch_warps(j.batch, 1, ws_per, j.ws_limit, s, [&](int grid, int block, double* ws, int64_t per) {
+      k_dgeev<true><<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi, j.sW, j.VL, j.ldvl,
+                                           j.sVL, j.Z, j.ldz, j.sZ, j.info, j.batch, ws, per);
+    });
   return launch_teams(j.batch, block_threads(j.n), 1, ws_per, j.ws_limit, s,
                       [&](int grid, int block, double* ws, int64_t per) {
                         if (j.geev)
-                          k_dgeev<<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi, j.sW,
-                                                         j.VL, j.ldvl, j.sVL, j.Z, j.ldz, j.sZ, j.info, j.batch, ws,
-                                                         per);
+                          k_dgeev<false><<<grid, block, 0, s>>>(j.wantvl, j.wantvr, j.n, j.A, j.lda, j.sA, j.wr, j.wi,
+                                                                j.sW, j.VL, j.ldvl, j.sVL, j.Z, j.ldz, j.sZ, j.info,
+                                                                j.batch, ws, per);
                         else
                           k_dhseqr<<<grid, block, 0, s>>>(j.wantt, j.compz, j.n, j.ilo, j.ihi, j.A, j.lda, j.sA, j.wr,
                                                           j.wi, j.sW, j.Z, j.ldz, j.sZ, j.info, j.batch);
                       });
 }
 
-int64_t eig_workspace(const EigJob& j) { return j.geev ? (int64_t)sizeof(double) * core::geev_work(j.n) : 0; }
+int64_t eig_workspace(const EigJob& j, bool warp) {
+  return j.geev ? (int64_t)sizeof(double) * core::geev_work(j.n) * (warp ? kWarpsPerBlock : 1) : 0;
+}
 
 int zheev(const EigJob& j, cudaStream_t s) {
   const int n = j.n;
