@@ -305,6 +305,19 @@ int main(int argc, char** argv) {
           }
         }
       }
+      // The eigenvalues must not depend on the layout: A's leading dimension the other way
+      // round (aliasing or not), values only, bitwise those above.
+      if (n > 64 && !wr0.empty()) {
+        const int lda2 = alias_a ? n + 2 : aliasing_ld(n);
+        const int64_t sA2 = (int64_t)lda2 * n + 3;
+        Batch<double> A2(n, n, lda2, sA2, nb), WR(n, 1, n, sW, nb), WI(n, 1, n, sW, nb);
+        for (int64_t b = 0; b < nb; ++b) A2.load(b, mats[b]);
+        std::vector<int> info(nb, -12345);
+        int st = sgpu_dgeev_batched(h.ctx, 'N', 'N', n, A2.data(), lda2, sA2, WR.data(), WI.data(), sW, nullptr, 1, 0,
+                                    nullptr, 1, 0, info.data(), nb);
+        h.expect(st == 0 && WR.buf == wr0 && WI.buf == wi0, "%s lda=%d: eigenvalues differ from lda=%d's", ctx, lda2,
+                 lda);
+      }
     }
   }
   std::printf("worst ratios: right %.3g, left %.3g (threshold 20); eigenvalue distance/bound %.3g (<= 1)\n", worst_r,
