@@ -3,12 +3,13 @@
 // order, batches growing by 4x from 1: the forced CPU backend (all host threads) and the forced GPU
 // backend, end to end from pageable host memory (where applications keep their matrices), best of
 // 3 after a warm-up call on each (a long-running application's GPU is initialized and its
-// buffers kept). A row stops growing once both take over 40 ms (after at least three batches) or
-// its arrays would pass 256 MB.
+// buffers kept). A row stops growing once both take over 40 ms (1 s with --large, where the GPU's
+// one block per matrix wins only from tens of matrices; after at least three batches) or its
+// arrays would pass 256 MB.
 // Prints one line per point and the crossover per order: the smallest batch from which the GPU
 // was faster at every larger batch measured, with its work (batch x n^3, the scan: elements).
 // Usage: sgpu_auto_bench [--only dgeev|dhseqr|zheev|scan] [--large]
-//   --large: the larger orders instead (dgeev and dhseqr 128 and 256, zheev 256 and 512; no scan).
+//   --large: the larger orders instead (dgeev and dhseqr 128, 256 and 512, zheev 256 and 512; no scan).
 #include <cstring>
 #include <functional>
 
@@ -27,7 +28,7 @@ struct Point {
 // puts the inputs back (untimed).
 void sweep(const char* name, int n, int64_t max_batch, double work_per_matrix,
            const std::function<void(int64_t)>& restore, const std::function<int(sgpu_context_t, int64_t)>& call,
-           sgpu_context_t cpu, sgpu_context_t gpu) {
+           sgpu_context_t cpu, sgpu_context_t gpu, double stop_s) {
   std::vector<Point> pts;
   restore(1);
   call(cpu, 1);
@@ -41,7 +42,7 @@ void sweep(const char* name, int n, int64_t max_batch, double work_per_matrix,
                 1e3 * tg, tg < tc ? "gpu" : "cpu", st_c < 0 || st_g < 0 ? "  (error status)" : "");
     std::fflush(stdout);
     pts.push_back({batch, tc, tg});
-    if (tc > 0.04 && tg > 0.04 && pts.size() >= 3) break;
+    if (tc > stop_s && tg > stop_s && pts.size() >= 3) break;
   }
   size_t k = pts.size();
   while (k > 0 && pts[k - 1].gpu < pts[k - 1].cpu) --k;
@@ -64,7 +65,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     if (!std::strcmp(argv[i], "--large")) large = true;
   }
-  const std::vector<int> real_orders = large ? std::vector<int>{128, 256} : std::vector<int>{4, 8, 16, 32, 64};
+  const std::vector<int> real_orders = large ? std::vector<int>{128, 256, 512} : std::vector<int>{4, 8, 16, 32, 64};
+  const double stop_s = large ? 1.0 : 0.04;
   const std::vector<int> complex_orders =
       large ? std::vector<int>{256, 512} : std::vector<int>{4, 8, 16, 32, 64, 128};
   if (sgpu_gpu_count() <= 0) {
@@ -91,7 +93,7 @@ int main(int argc, char** argv) {
               return sgpu_dgeev_batched(c, 'N', 'V', n, a.data(), n, (int64_t)n * n, wr.data(), wi.data(), n, nullptr,
                                         1, 0, vr.data(), n, (int64_t)n * n, info.data(), b);
             },
-            cpu, gpu);
+            cpu, gpu, stop_s);
     }
   if (want("dhseqr"))
     for (int n : real_orders) {
@@ -107,7 +109,7 @@ int main(int argc, char** argv) {
               return sgpu_dhseqr_batched(c, 'S', 'I', n, 1, n, h.data(), n, (int64_t)n * n, wr.data(), wi.data(), n,
                                          z.data(), n, (int64_t)n * n, info.data(), b);
             },
-            cpu, gpu);
+            cpu, gpu, stop_s);
     }
   if (want("zheev"))
     for (char jobz : {'V', 'N'})
@@ -123,7 +125,7 @@ int main(int argc, char** argv) {
                 return sgpu_zheev_batched(c, jobz, 'L', n, reinterpret_cast<sgpu_complex_double*>(a.data()), n,
                                           (int64_t)n * n, w.data(), n, info.data(), b);
               },
-              cpu, gpu);
+              cpu, gpu, stop_s);
       }
   if (want("scan") && !large)
     for (int m : {64, 1024, 16384}) {  // m x 64 float columns, column-major
@@ -135,7 +137,7 @@ int main(int argc, char** argv) {
               return sgpu_scan_cols(c, SGPU_COL_MAJOR, SGPU_R_32F, SGPU_R_32F, m, cols, a.data(), m, (int64_t)m * cols,
                                     b.data(), m, (int64_t)m * cols, k);
             },
-            cpu, gpu);
+            cpu, gpu, stop_s);
     }
   sgpu_context_destroy(cpu);
   sgpu_context_destroy(gpu);
