@@ -8,8 +8,9 @@
 // arrays would pass 256 MB.
 // Prints one line per point and the crossover per order: the smallest batch from which the GPU
 // was faster at every larger batch measured, with its work (batch x n^3, the scan: elements).
-// Usage: sgpu_auto_bench [--only dgeev|dhseqr|zheev|scan] [--large]
+// Usage: sgpu_auto_bench [--only dgeev|dhseqr|zheev|scan] [--large] [--n N,N,...]
 //   --large: the larger orders instead (dgeev and dhseqr 128, 256 and 512, zheev 256 and 512; no scan).
+//   --n: these orders for every routine instead (with --large's stopping rule if given).
 #include <cstring>
 #include <functional>
 
@@ -61,14 +62,17 @@ int64_t cap(size_t bytes_per_matrix) { return std::max<int64_t>(1, (int64_t(256)
 int main(int argc, char** argv) {
   const char* only = nullptr;
   bool large = false;
+  std::vector<int> orders;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     if (!std::strcmp(argv[i], "--large")) large = true;
+    if (!std::strcmp(argv[i], "--n") && i + 1 < argc) orders = parse_list(argv[++i]);
   }
-  const std::vector<int> real_orders = large ? std::vector<int>{128, 256, 512} : std::vector<int>{4, 8, 16, 32, 64};
   const double stop_s = large ? 1.0 : 0.04;
+  const std::vector<int> real_orders =
+      !orders.empty() ? orders : large ? std::vector<int>{128, 256, 512} : std::vector<int>{4, 8, 16, 32, 64};
   const std::vector<int> complex_orders =
-      large ? std::vector<int>{256, 512} : std::vector<int>{4, 8, 16, 32, 64, 128};
+      !orders.empty() ? orders : large ? std::vector<int>{256, 512} : std::vector<int>{4, 8, 16, 32, 64, 128};
   if (sgpu_gpu_count() <= 0) {
     std::printf("sgpu_auto_bench: no GPU\n");
     return 0;

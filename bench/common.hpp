@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -33,6 +35,17 @@ double best_of(int reps, Setup setup, F f) {
     best = std::min(best, now() - t0);
   }
   return best;
+}
+
+// "4,8,16" -> {4, 8, 16} (command-line lists).
+inline std::vector<int> parse_list(const char* s) {
+  std::vector<int> v;
+  while (s && *s) {
+    v.push_back(std::atoi(s));
+    s = std::strchr(s, ',');
+    if (s) ++s;
+  }
+  return v;
 }
 
 inline std::vector<double> uniform(size_t count, uint64_t seed) {

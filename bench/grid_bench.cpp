@@ -22,16 +22,6 @@ using namespace bench;
 
 namespace {
 
-std::vector<int> parse_list(const char* s) {
-  std::vector<int> v;
-  while (s && *s) {
-    v.push_back(std::atoi(s));
-    s = std::strchr(s, ',');
-    if (s) ++s;
-  }
-  return v;
-}
-
 struct Cell {
   double t_auto = -1, t_cpu = -1, t_gpu = -1, t_loop = -1;
 };
