@@ -4,11 +4,13 @@
 //
 // The crossovers below are the smallest batches from which the forced GPU backend, end to end
 // from pageable host memory, beat the forced CPU backend at every larger batch measured, batches
-// growing by 4x (an H200 with 16 host threads, sgpu_auto_bench; docs/performance.md, "AUTO for
-// host data", has the table, its date, commit and command). At orders 4-32 both take 0.1-4 ms at
-// the crossover: the GPU's fixed cost (launches, two copies, a synchronization) is what the CPU
-// has to exceed. Other orders take the row of the largest measured order below them; orders below
-// the first row (4) or above the last measured one, and the scan, stay on the CPU.
+// growing by 4x (sgpu_auto_bench with 16 host threads: an H200 up to order 64, 128 for zheev; an
+// H100 above, where the GPU runs one block per matrix; docs/performance.md, "AUTO for host data",
+// has the tables, their dates, commits and commands). Where the two were within 10% at every batch
+// from some point on, the CPU keeps the order. At orders 4-32 both take 0.1-4 ms at the crossover:
+// the GPU's fixed cost (launches, two copies, a synchronization) is what the CPU has to exceed.
+// Other orders take the row of the largest measured order below them; orders below the first row
+// (4) or above the last measured one, and the scan, stay on the CPU.
 //
 // Host threads: the CPU backend's time for a batch well above its thread count falls in
 // proportion to the threads, so a crossover measured on 16 scales by threads / 16 (at least 1).
@@ -26,17 +28,18 @@ struct Crossover {
   int64_t batch;  // the GPU from this many matrices on (kNever: not within the batches measured)
 };
 
-// dgeev N,V (every jobvl/jobvr takes it). n = 256: the CPU stayed ahead up to 16 matrices (the
-// sweep's end; 94.2 against 556.7 ms at 16).
-constexpr Crossover kDgeev[] = {{4, 4096}, {8, 1024}, {16, 1024}, {32, 256}, {64, 256}, {128, 256}, {256, kNever}};
-constexpr int kDgeevLast = 256;
-// dhseqr S,I (every job/compz takes it). n = 256 as dgeev's.
-constexpr Crossover kDhseqr[] = {{4, 4096}, {8, 1024}, {16, 256}, {32, 256}, {64, 64}, {128, 256}, {256, kNever}};
-constexpr int kDhseqrLast = 256;
+// dgeev N,V (every jobvl/jobvr takes it). From n = 320 the block path's lead is gone (320: level
+// at 64 and 256 matrices; 384 and 448: the CPU ahead at 64; 512: 2x ahead at 64).
+constexpr Crossover kDgeev[] = {{4, 4096}, {8, 1024}, {16, 1024}, {32, 256}, {64, 256}, {128, 256}, {256, 64}, {320, kNever}};
+constexpr int kDgeevLast = 512;
+// dhseqr S,I (every job/compz takes it). 384: level at 64 (the last batch within 256 MB); 448 and
+// 512: the CPU 2-4x ahead at 64.
+constexpr Crossover kDhseqr[] = {{4, 4096}, {8, 1024}, {16, 256}, {32, 256}, {64, 64}, {128, 64}, {256, 64}, {320, 256}, {384, kNever}};
+constexpr int kDhseqrLast = 512;
 // zheev jobz V and jobz N (the GPU from one matrix at every order measured from 128 with vectors,
 // and at 512 without).
 constexpr Crossover kZheevV[] = {{4, 1024}, {8, 1024}, {16, 256}, {32, 256}, {64, 4}, {128, 1}};
-constexpr Crossover kZheevN[] = {{4, 1024}, {8, 1024}, {16, 1024}, {32, 256}, {64, 64}, {512, 1}};
+constexpr Crossover kZheevN[] = {{4, 1024}, {8, 1024}, {16, 1024}, {32, 256}, {64, 64}, {256, 4}, {512, 1}};
 constexpr int kZheevLast = 512;
 
 enum class Kind { kDgeev, kDhseqr, kZheevV, kZheevN, kScan };
