@@ -49,14 +49,20 @@ SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1, int m
   return 10 * (int64_t)n + (wantz && members > 1 ? 2 * (int64_t)n * members : 0);
 }
 
-// zheev's scaling: the factor that brings a matrix of max-abs norm anrm into
-// [sqrt(safmin/ulp), sqrt(ulp/safmin)], or 1 when it already lies there. anrm = +Inf (called only
-// for finite entries: some |a_ij| overflowed, both its parts near DBL_MAX) gets the factor that
-// brings DBL_MAX to rmax / 2, so every |a_ij| lands below rmax; LAPACK's rmax / anrm would be 0 and
-// every eigenvalue NaN with info 0 (the fuzzer's find, fuzz/fuzz_args.cpp).
+// The scaling of zheevd, zheevr and zheevx: the factor that brings a matrix of max-abs norm anrm
+// into [sqrt(safmin/ulp), rmax] with rmax = min(sqrt(ulp/safmin), 1/sqrt(sqrt(safmin))) (about
+// 8e76), or 1 when it already lies there. zheev's own rmax, sqrt(ulp/safmin) (about 1e154), leaves
+// a dominant entry whose square overflows in the tridiagonal QL/QR and in bisection's pivots:
+// LAPACK's zheev fails (info > 0) on about half of the matrices with one off-diagonal pair at 1e300
+// among uniform entries (n = 6-32; so do dstebz + dstein on its tridiagonal), while with this rmax
+// zheev's own method, inverse iteration and divide and conquer all succeed on them.
+// anrm = +Inf (called only for finite entries: some |a_ij| overflowed, both its parts near DBL_MAX)
+// gets the factor that brings DBL_MAX to rmax / 2, so every |a_ij| lands below rmax; LAPACK's
+// rmax / anrm would be 0 and every eigenvalue NaN with info 0 (the fuzzer's find,
+// fuzz/fuzz_args.cpp).
 SGPU_HD double heev_scale(double anrm) {
   const double smlnum = Mach::safmin / Mach::ulp, bignum = 1.0 / smlnum;
-  const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
+  const double rmin = sqrt(smlnum), rmax = dmin(sqrt(bignum), 1.0 / sqrt(sqrt(Mach::safmin)));
   if (anrm > 1.7976931348623157e308) return 0.5 * (rmax / 1.7976931348623157e308);
   if (anrm > 0.0 && anrm < rmin) return rmin / anrm;
   if (anrm > rmax) return rmax / anrm;
@@ -257,7 +263,7 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
     }
   }
   // Undo the scaling of the eigenvalues.
-  const int imax = info == 0 ? n : info - 1;
+  const int imax = info == 0 || inverse ? n : info - 1;  // inverse iteration: every eigenvalue found
   if (t.leader())
     for (int i = 1; i <= n; ++i) w[i] = (sigma != 1.0 && i <= imax) ? d[i] / sigma : d[i];
   t.sync();
