@@ -52,8 +52,8 @@ SGPU_HD void sturm_counts(int n, Vec1<double> d, Vec1<double> e, const double* x
 // w[1..n] <- the eigenvalues of T, ascending. Every member computes the bounds; member-owned
 // eigenvalues are narrowed until the interval is within dstebz's tolerance
 // max(ulp * ||T||, 2 ulp * |lambda|, pivmin); the leader then restores the order that ties may break
-// in the last bit. As for dstebz, the caller scales T first (zheev brings ||A|| into
-// [sqrt(safmin/ulp), sqrt(ulp/safmin)], about [1e-146, 1e146]): e^2 must not overflow, and pivmin
+// in the last bit. As for dstebz, the caller scales T first (heev_scale brings ||A|| into
+// [sqrt(safmin/ulp), 1/sqrt(sqrt(safmin))], about [1e-146, 8e76]): e^2 must not overflow, and pivmin
 // (safmin-sized) must be negligible against ||T||. Finite input assumed (screened by the callers).
 // K: eigenvalues a member narrows side by side (the small-n zheev, whose members own n / P <= 2
 // of them, takes 2; the block path, one or two per thread, 1).

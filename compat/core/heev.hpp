@@ -51,7 +51,7 @@ SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1, int m
 
 // The scaling of zheevd, zheevr and zheevx: the factor that brings a matrix of max-abs norm anrm
 // into [sqrt(safmin/ulp), rmax] with rmax = min(sqrt(ulp/safmin), 1/sqrt(sqrt(safmin))) (about
-// 8e76), or 1 when it already lies there. zheev's own rmax, sqrt(ulp/safmin) (about 1e154), leaves
+// 8e76), or 1 when it already lies there. zheev's own rmax, sqrt(ulp/safmin) (about 1e146), leaves
 // a dominant entry whose square overflows in the tridiagonal QL/QR and in bisection's pivots:
 // LAPACK's zheev fails (info > 0) on about half of the matrices with one off-diagonal pair at 1e300
 // among uniform entries (n = 6-32; so do dstebz + dstein on its tridiagonal), while with this rmax
@@ -72,7 +72,8 @@ SGPU_HD double heev_scale(double anrm) {
 // Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
 // eigenvalues, unordered, in that case; with divide and conquer i is the failing leaf's row and
 // w is not meaningful). With inverse iteration, i > 0 is the number of eigenvectors whose iteration
-// failed (zheevx's count; w holds every eigenvalue, and every vector is still stored). Non-finite input: w and (wantz) A are NaN, info = n.
+// failed (zheevx's count; w holds every eigenvalue, and every vector is still stored).
+// Non-finite input: w and (wantz) A are NaN, info = n.
 template <class Team>
 SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_in, Vec1<double> w, double* work,
                  int dc_from = kStedcLeaf + 1, zc* lower_copy = nullptr) {

@@ -3,9 +3,9 @@
 // It serves dhseqr and dgeev at orders whose shared-memory slots do not fit, one block per matrix
 // (its column and row loops spread over the block: a large matrix's steps are bound by the
 // latency of their passes over memory, not by the number of matrices in flight), or one warp per
-// matrix for dgeev where its values-only call fits shared memory. It serves zheev for n <= 32 where the tuning table prefers
-// it to the shared-memory teams (teams of P lanes, several matrices per warp). The drivers' view
-// is eig_warp.hpp.
+// matrix for dgeev where its values-only call fits shared memory. It serves zheev for n <= 32
+// where the tuning table prefers it to the shared-memory teams (teams of P lanes, several matrices
+// per warp). The drivers' view is eig_warp.hpp.
 #include <cuda_runtime.h>
 
 #include <algorithm>
