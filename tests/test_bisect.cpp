@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
             case 1: d[i] = 1.0 + 1e-12 * u(h.rng); if (i + 1 < n) e[i] *= 1e-13; break;
             case 2: d[i] *= std::pow(10.0, -12.0 * i / std::max(n - 1, 1)); if (i + 1 < n) e[i] *= std::pow(10.0, -12.0 * i / std::max(n - 1, 1)); break;
             case 3: if (i + 1 < n && i % 7 == 3) e[i] = 0.0; break;
-            case 4: d[i] *= 1e-140; if (i + 1 < n) e[i] *= 1e-140; break;  // zheev scales ||A|| into [1e-146, 1e146]
+            case 4: d[i] *= 1e-140; if (i + 1 < n) e[i] *= 1e-140; break;  // heev_scale brings ||A|| into [1e-146, 8e76]
             case 5: d[i] *= 1e140; if (i + 1 < n) e[i] *= 1e140; break;
             case 6: d[i] = 2.0; if (i + 1 < n) e[i] = 1.0; break;
             case 7: d[i] = 0.0; if (i + 1 < n) e[i] = 0.0; break;
