@@ -36,8 +36,8 @@ constexpr int kDgeevLast = 512;
 // 512: the CPU 2-4x ahead at 64.
 constexpr Crossover kDhseqr[] = {{4, 4096}, {8, 1024}, {16, 256}, {32, 256}, {64, 64}, {128, 64}, {256, 64}, {320, 256}, {384, kNever}};
 constexpr int kDhseqrLast = 512;
-// zheev jobz V and jobz N (the GPU from one matrix at every order measured from 128 with vectors,
-// and at 512 without).
+// zheev jobz V and jobz N (the GPU from one matrix at every order measured from 128 with vectors;
+// without, from 4 at 256 and from one at 512).
 constexpr Crossover kZheevV[] = {{4, 1024}, {8, 1024}, {16, 256}, {32, 256}, {64, 4}, {128, 1}};
 constexpr Crossover kZheevN[] = {{4, 1024}, {8, 1024}, {16, 1024}, {32, 256}, {64, 64}, {256, 4}, {512, 1}};
 constexpr int kZheevLast = 512;
