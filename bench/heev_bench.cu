@@ -6,7 +6,7 @@
 //   LAPACKE      LAPACKE_zheev_work loop under OpenMP on all host cores
 // Inputs restored (untimed) before every run; best of `reps`. A sanity column compares sgpu's
 // eigenvalues with XsyevBatched's (or heevj's) on the whole batch: max |dw| / max |w|.
-// Usage: sgpu_heev_bench [--small] [--only-n N (any order)] [--no-lapacke] [--sgpu-only]
+// Usage: sgpu_heev_bench [--small] [--only-n N (any order)] [--jobz N|V] [--no-lapacke] [--sgpu-only]
 // --sgpu-only: sgpu's device-resident time only, next to the memory floor (the input read and the
 // outputs written once, at the 3.0 TB/s measured on the H100): for sweeps of the library's settings.
 #include <cuComplex.h>
@@ -205,9 +205,11 @@ void row(int n, char jobz, int64_t batch, bool lapacke) {
 int main(int argc, char** argv) {
   bool small = false, lapacke = true;
   int only = 0;
+  const char* jobzs = "NV";  // --jobz: one of them (e.g. to profile one kernel)
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--small")) small = true;
     else if (!std::strcmp(argv[i], "--only-n") && i + 1 < argc) only = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--jobz") && i + 1 < argc) jobzs = argv[++i][0] == 'V' ? "V" : "N";
     else if (!std::strcmp(argv[i], "--no-lapacke")) lapacke = false;
     else if (!std::strcmp(argv[i], "--sgpu-only")) {
       sgpu_only = true;
@@ -230,11 +232,11 @@ int main(int argc, char** argv) {
   if (only) orders = {only};  // any order, e.g. where two paths meet
   for (int n : orders) {
     const int64_t batch = std::max<int64_t>(1, (int64_t)(bytes / (16.0 * n * n)));
-    for (char jobz : {'N', 'V'}) row(n, jobz, batch, lapacke && (!small || n <= 64));
+    for (const char* j = jobzs; *j; ++j) row(n, *j, batch, lapacke && (!small || n <= 64));
   }
   for (int n : {128, 256, 512}) {  // seed 002's 180 matrices
     if (only && n != only) continue;
-    for (char jobz : {'N', 'V'}) row(n, jobz, 180, lapacke);
+    for (const char* j = jobzs; *j; ++j) row(n, *j, 180, lapacke);
   }
   sgpu_context_destroy(gctx);
   cusolverDnDestroy(solver);

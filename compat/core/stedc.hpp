@@ -13,9 +13,9 @@
 // merges side by side, a merge's roots, vectors and product rows spread over its team. Where it
 // departs from LAPACK: each secular root is found in coordinates relative to its nearer pole
 // (relative accuracy of the distance to the pole, which is what the vectors need) by dlaed4's
-// "middle way" model but its own simpler safeguard and stopping test (a bracket, bisection when a
-// step leaves it, stop when a step no longer changes u), and the merge's product uses the full
-// block instead of its two diagonal halves.
+// "middle way" model but its own simpler safeguard (a bracket, bisection when a step leaves it;
+// it stops, as dlaed4, when g is zero to within its rounding error, or when a step no longer
+// changes u), and the merge's product uses the full block instead of its two diagonal halves.
 #pragma once
 #include "steqr.hpp"
 
@@ -106,6 +106,9 @@ SGPU_HD Root secular_root(int k, const double* d, const double* z, double rho, i
     if (f.g > 0.0) hi = u;
     else if (f.g < 0.0) lo = u;
     else break;
+    // g is zero to within its rounding error (dlaed4's test: about 8 ulps of each side's sum, 2 of
+    // the constant, and the error of u's representation times the slope): converged.
+    if (fabs(f.g) <= Mach::eps * (2.0 + 8.0 * (fabs(f.psi0) + fabs(f.psi1)) + u * (f.dpsi0 + f.dpsi1))) break;
     if (lo > 0.0 && hi - lo <= 2.0 * Mach::eps * lo) {
       u = 0.5 * (lo + hi);
       break;
@@ -113,9 +116,13 @@ SGPU_HD Root secular_root(int k, const double* d, const double* z, double rho, i
     // The model's root: c + b0 / (-u - eta) + b1 / (D - u - eta) = 0.
     const double b0 = f.dpsi0 * u * u;
     double un = -1.0;
+    double near = -1.0;  // the model's smallest step |un - u| where it has a root, in or off the bracket
     if (last) {
       const double c = r.s + f.psi0 + b0 / u;
-      if (c > 0.0) un = b0 / c;
+      if (c > 0.0) {
+        un = b0 / c;
+        near = fabs(un - u);
+      }
     } else {
       const double e0 = -u, e1 = D - u;
       const double b1 = f.dpsi1 * e1 * e1;
@@ -128,9 +135,14 @@ SGPU_HD Root secular_root(int k, const double* d, const double* z, double rho, i
       const double eta1 = A2 != 0.0 ? q / A2 : 0.0, eta2 = q != 0.0 ? A0 / q : 0.0;
       const bool in1 = A2 != 0.0 && u + eta1 > lo && u + eta1 < hi;
       const bool in2 = q != 0.0 && u + eta2 > lo && u + eta2 < hi;
+      if (A2 != 0.0) near = fabs(eta1);
+      if (q != 0.0 && (near < 0.0 || fabs(eta2) < near)) near = fabs(eta2);
       if (in1 && (!in2 || fabs(eta1) <= fabs(eta2))) un = u + eta1;
       else if (in2) un = u + eta2;
     }
+    // u is the model's root to rounding: converged. (Its step may land on u's own end of the
+    // bracket, hi or lo being u itself; bisecting from there would throw the root away.)
+    if (near >= 0.0 && near <= 2.0 * Mach::eps * u) break;
     if (!(un > lo && un < hi))  // off the bracket (or no model root): bisect
       un = (lo > 0.0 && hi > 8.0 * lo) ? sqrt(lo) * sqrt(hi) : (lo == 0.0 ? 0.125 * hi : 0.5 * (lo + hi));
     if (!(un > lo && un < hi)) break;  // the bracket holds no other double
@@ -353,8 +365,8 @@ SGPU_HD StedcPlan stedc_plan(int n) {
 template <class Team>
 SGPU_HD double stedc_prepare(const Team& t, const StedcPlan& pl, Vec1<double> d, Vec1<double> e, Mat1<double> q) {
   const int n = pl.n;
-  for (int c = t.first(1); c <= n; c += t.step())
-    for (int r = 1; r <= n; ++r) q(r, c) = r == c ? 1.0 : 0.0;
+  for (int c = 1; c <= n; ++c)  // members on consecutive rows
+    for (int r = t.first(1); r <= n; r += t.step()) q(r, c) = r == c ? 1.0 : 0.0;
   double anrm = 0.0;
   for (int i = 1; i <= n; ++i) anrm = dmax(anrm, fabs(d[i]));
   for (int i = 1; i < n; ++i) anrm = dmax(anrm, fabs(e[i]));
@@ -395,15 +407,21 @@ SGPU_HD int stedc_leaf(const Team& t, const StedcPlan& pl, int b, Vec1<double> d
   return info != 0 ? lo - 1 + info : 0;
 }
 
-// Merge j of the level joining blocks of `width` leaves (j < pl.merges(width)).
+// Merge j of the level joining blocks of `width` leaves (j < pl.merges(width)). The merge's
+// vectors (10 n doubles, 6 n ints for the whole level) are in work and iwork as stedc_work lays
+// them out, or in vwork and viwork where the caller gives them (a GPU block: shared memory, as
+// the bookkeeping and the secular equations read them over and over).
 template <class Team, class Product = stedc_detail::PlainProduct>
 SGPU_HD void stedc_merge(const Team& t, const StedcPlan& pl, int width, int j, Vec1<double> d, Vec1<double> e,
-                         Mat1<double> q, double* work, int* iwork, const Product& prod = Product{}) {
+                         Mat1<double> q, double* work, int* iwork, const Product& prod = Product{},
+                         double* vwork = nullptr, int* viwork = nullptr) {
   const int b = 2 * width * j, n = pl.n;
   const int lo = pl.start(b), m = pl.start(b + width) - 1, hi = pl.start(b + 2 * width) - 1;
   const int64_t o = lo - 1;
-  stedc_detail::merge(t, lo, m, hi, e[m], d, q, work + o * n, work + (int64_t)n * n + o * n,
-                      work + 2 * (int64_t)n * n + 10 * o, iwork + 6 * o, prod);
+  double* v = vwork ? vwork : work + 2 * (int64_t)n * n;
+  int* iw = viwork ? viwork : iwork;
+  stedc_detail::merge(t, lo, m, hi, e[m], d, q, work + o * n, work + (int64_t)n * n + o * n, v + 10 * o, iw + 6 * o,
+                      prod);
 }
 
 // The scale back onto the eigenvalues.

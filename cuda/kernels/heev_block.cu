@@ -82,6 +82,7 @@ struct Smem {
   int* info;
   zc *va, *vb, *wv, *ypart;
   double* tiles;  // jobz V: the merge products' tiles, one slice per warp group
+  double* dcv;    // jobz V: the merges' vectors (10 n doubles, then 6 n ints) when they fit, else null
   zc* apply;      // jobz V, phase 3: V (n - 1 rows x kApplyNb), then T (kApplyNb x kApplyNb)
   zc* w;          // W when it lives in shared memory
   double* z;      // Z when it lives in shared memory
@@ -111,6 +112,9 @@ __host__ __device__ inline int tiles_doubles(int n, int nw) {
   return most;
 }
 
+// Shared doubles for a level's merge vectors (core::stedc_merge's vwork and viwork).
+__host__ __device__ inline int merge_vectors_doubles(int n) { return 10 * n + (6 * n + 1) / 2; }
+
 // Phase 1's lower-storage pass: its warps as NR row groups x NC column groups (pass_row_groups
 // gives NR). Each group keeps one n-vector of partial sums in shared memory, NR + NC of them in all
 // (6 for 8 warps, 4 for 4; 8 x 1 would take 9).
@@ -123,7 +127,8 @@ __host__ __device__ inline int64_t vectors_doubles(int n, int T, bool lower) {
 }
 // Doubles of phase 3's V and T.
 __host__ __device__ inline int64_t apply_doubles(int n) { return 2 * ((int64_t)n * kApplyNb + kApplyNb * kApplyNb); }
-// Doubles of the scratch region: phase 1's vectors, phase 2's tiles or phase 3's V and T, each
+// Doubles of the scratch region: phase 1's vectors, phase 2's tiles (`tiles`: with the merge
+// vectors when those are in shared memory) or phase 3's V and T, each
 // overlaying the others (each phase ends with a block barrier, and none reads an earlier one's).
 __host__ __device__ inline int64_t scratch_doubles(int n, int tiles, bool wantz, int T, bool lower) {
   const int64_t v = vectors_doubles(n, T, lower), p12 = v > tiles ? v : tiles;
@@ -134,7 +139,8 @@ __host__ __device__ inline int64_t smem_doubles(int n, int tiles, bool wantz, in
   return round_up(32 + 5 * n + 1, 2) + scratch_doubles(n, tiles, wantz, T, lower);
 }
 
-__device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared, bool z_shared, bool lower) {
+__device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared, bool z_shared, bool lower,
+                      bool dc_shared) {
   Smem s;
   double* p = base;
   s.red = p; p += 32;
@@ -151,6 +157,7 @@ __device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared,
   s.wv = reinterpret_cast<zc*>(p); p += 2 * n;
   s.ypart = reinterpret_cast<zc*>(p);
   s.tiles = scratch;
+  s.dcv = dc_shared ? scratch + tiles_doubles(n, (int)blockDim.x / 32) : nullptr;
   p = scratch + scratch_doubles(n, tiles, wantz, (int)blockDim.x, lower);
   s.w = w_shared ? reinterpret_cast<zc*>(p) : nullptr;
   if (w_shared) p += 2 * (int64_t)n * n;
@@ -170,7 +177,8 @@ struct Args {
   zc* Wg;      // n x n working copy per block (ld n) when it does not fit in shared memory, else null
   double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
   double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints)
-  int tiles;   // jobz V: shared doubles for the merge products' tiles (tiles_doubles)
+  int tiles;   // jobz V: shared doubles for phase 2 (tiles_doubles, + merge_vectors_doubles if dc_shared)
+  bool dc_shared;  // jobz V: the merges' vectors in shared memory
   bool lower_pass;  // phase 1 on W's lower triangle (pass_lower), else on both (pass_full)
   int phases;  // 3: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: 1 reduction, 2 + D&C)
   zc* tau_g;   // jobz V by cuBLAS: the block's tau (n per block) goes here and phase 3 only prepares
@@ -423,7 +431,8 @@ __device__ int divide_and_conquer(const BlockTeam& t, const Smem& s, Mat1<double
       const cuda::WarpGroupTeam gt{(warp / g) * g * 32, g * 32, 1 + warp / g};
       const TiledProduct prod{s.tiles + (warp / g) * tile_doubles(g)};
       for (int j = warp / g; j < merges; j += nw / g)
-        core::stedc_merge(gt, pl, width, j, d, e, z, work, iwork, prod);
+        core::stedc_merge(gt, pl, width, j, d, e, z, work, iwork, prod, s.dcv,
+                          s.dcv ? reinterpret_cast<int*>(s.dcv + 10 * n) : nullptr);
       __syncthreads();
     }
   core::stedc_finish(t, pl, d, anrm);
@@ -592,7 +601,8 @@ template <int kT>
 __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
-  const Smem s = carve(smem, n, a.tiles, a.wantz, a.Wg == nullptr, a.wantz && a.Zg == nullptr, a.lower_pass);
+  const Smem s =
+      carve(smem, n, a.tiles, a.wantz, a.Wg == nullptr, a.wantz && a.Zg == nullptr, a.lower_pass, a.dc_shared);
   const BlockTeam t{s.red};
   const int64_t b = blockIdx.x;
   Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
@@ -787,7 +797,7 @@ namespace {
 // cuBLAS operands).
 struct Shape {
   int T = 0, tiles = 0, nbg = 0;
-  bool lower_pass = false, w_shared = false, z_shared = false, gemm = false;
+  bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false;
   size_t shmem = 0, wg = 0, zg = 0, dcb = 0, gb = 0, per = 1;
 };
 
@@ -796,9 +806,10 @@ int shape_of(bool wantz, int n, Shape& sh) {
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
-  // Shared memory first for W (phase 1 reads and writes it n times), then for Z. With vectors the
-  // phases after the reduction are latency-bound, so W and Z go to shared memory only if the
-  // blocks the registers allow per SM still fit: more matrices in flight beat faster accesses.
+  // Shared memory first for W (phase 1 reads and writes it n times), then for Z, then for the
+  // merges' vectors (their bookkeeping and secular equations are chains of dependent loads). With
+  // vectors the phases after the reduction are latency-bound, so these go to shared memory only if
+  // the blocks the registers allow per SM still fit: more matrices in flight beat faster accesses.
   sh.T = n <= kSmallN ? kThreadsSmall : kThreads;
   const int per_sm = sh.T == kThreadsSmall ? 4 : 2;
   sh.tiles = wantz ? tiles_doubles(n, sh.T / 32) : 0;
@@ -808,7 +819,17 @@ int shape_of(bool wantz, int n, Shape& sh) {
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
   sh.w_shared = base + wbytes + (wantz ? zbytes : 0) <= fit;
   sh.z_shared = wantz && base + (sh.w_shared ? wbytes : 0) + zbytes <= fit;
-  sh.shmem = base + (sh.w_shared ? wbytes : 0) + (sh.z_shared ? zbytes : 0);
+  const size_t wz = (sh.w_shared ? wbytes : 0) + (sh.z_shared ? zbytes : 0);
+  sh.shmem = base + wz;
+  if (wantz) {
+    const int tiles = sh.tiles + merge_vectors_doubles(n);
+    const size_t with = sizeof(double) * (size_t)smem_doubles(n, tiles, wantz, sh.T, sh.lower_pass) + wz;
+    sh.dc_shared = with <= fit;
+    if (sh.dc_shared) {
+      sh.tiles = tiles;
+      sh.shmem = with;
+    }
+  }
   if (sh.shmem > (size_t)optin) return SGPU_ERR_DEVICE;
   sh.wg = sh.w_shared ? 0 : wbytes;
   sh.zg = wantz && !sh.z_shared ? zbytes : 0;
@@ -842,6 +863,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
   const size_t per = sh.per, wg = sh.wg, zg = sh.zg, dcb = sh.dcb, shmem = sh.shmem;
   const bool gemm = sh.gemm, w_shared = sh.w_shared;
   const int nbg = sh.nbg, tiles = sh.tiles;
+  const bool dc_shared = sh.dc_shared;
   const bool lower_pass = sh.lower_pass;
   // The workspace holds `chunk` matrices' working copies: within kMaxWorkspaceBytes, and within
   // max_ws where the context limits device memory (sgpu_context_set_device_memory_limit).
@@ -878,6 +900,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     args.dc = dcb ? reinterpret_cast<double*>(base_ws + (wg + zg) * (size_t)nb) : nullptr;
     args.phases = phases;
     args.tiles = tiles;
+    args.dc_shared = dc_shared;
     args.lower_pass = lower_pass;
     char* gbase = base_ws + (wg + zg + dcb) * (size_t)nb;  // tau, S, Y, Y2 of the chunk's matrices
     zc* tau_g = reinterpret_cast<zc*>(gbase);
