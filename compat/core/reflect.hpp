@@ -110,12 +110,14 @@ SGPU_HD double larfg3(int n, double alpha, double& x1, double& x2, double& tau) 
   return beta;
 }
 
-// Complex reflector H = I - tau v v^H, v = (1, x), H^H (alpha, x) = (beta, 0) with beta real (zlarfg).
+// zlarfg's scalars from xnorm = ||x||: returns beta, with tau and the factor inv that turns x into
+// v(2:n) (x = inv * x, left to the caller, who may fuse it with other work; inv = 1 when H = I).
+// x is rescaled in place only when beta would be below safmin (LAPACK's knt loop).
 template <class Team>
-SGPU_HD double zlarfg(const Team& t, int n, zc alpha, Vec<zc> x, zc& tau) {
+SGPU_HD double zlarfg_scalars(const Team& t, int n, zc alpha, Vec<zc> x, double xnorm, zc& tau, zc& inv) {
   tau = zc{0.0, 0.0};
+  inv = zc{1.0, 0.0};
   if (n <= 0) return alpha.re;
-  double xnorm = znrm2(t, n - 1, x);
   double alphr = alpha.re, alphi = alpha.im;
   if (xnorm == 0.0 && alphi == 0.0) return alphr;  // H = I; beta = alpha is real
   double beta = -sign(lapy2(lapy2(alphr, alphi), xnorm), alphr);
@@ -134,11 +136,22 @@ SGPU_HD double zlarfg(const Team& t, int n, zc alpha, Vec<zc> x, zc& tau) {
     beta = -sign(lapy2(lapy2(alphr, alphi), xnorm), alphr);
   }
   tau = zc{(beta - alphr) / beta, -alphi / beta};
-  zc inv = zdiv(zc{1.0, 0.0}, zc{alphr - beta, alphi});
+  inv = zdiv(zc{1.0, 0.0}, zc{alphr - beta, alphi});
+  for (int j = 0; j < knt; ++j) beta *= safmin;
+  return beta;
+}
+
+// Complex reflector H = I - tau v v^H, v = (1, x), H^H (alpha, x) = (beta, 0) with beta real (zlarfg).
+template <class Team>
+SGPU_HD double zlarfg(const Team& t, int n, zc alpha, Vec<zc> x, zc& tau) {
+  tau = zc{0.0, 0.0};
+  if (n <= 0) return alpha.re;
+  zc inv;
+  const double beta = zlarfg_scalars(t, n, alpha, x, znrm2(t, n - 1, x), tau, inv);
+  if (tau.re == 0.0 && tau.im == 0.0) return beta;
   t.sync();
   for (int i = t.first(0); i < n - 1; i += t.step()) x[i] = inv * x[i];
   t.sync();
-  for (int j = 0; j < knt; ++j) beta *= safmin;
   return beta;
 }
 

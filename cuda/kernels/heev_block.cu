@@ -275,6 +275,24 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
   return NC + NR;
 }
 
+// The block's sum of a complex value, as two BlockTeam sums (the same order, the same bits) in
+// one exchange through red (2 doubles a warp).
+__device__ __forceinline__ zc block_sum(double* red, zc x) {
+  static_assert(kThreads / 32 * 2 <= 30, "red holds 32 doubles, the last two tridiagonalize's alpha");
+  const int nw = (int)blockDim.x / 32, warp = threadIdx.x / 32;
+  x.re = warp_sum(x.re);
+  x.im = warp_sum(x.im);
+  __syncthreads();  // red is free: every thread has read the previous reduction
+  if ((threadIdx.x & 31) == 0) {
+    red[2 * warp] = x.re;
+    red[2 * warp + 1] = x.im;
+  }
+  __syncthreads();
+  zc r{red[0], red[1]};
+  for (int w = 1; w < nw; ++w) r = zc{r.re + red[2 * w], r.im + red[2 * w + 1]};
+  return r;
+}
+
 // W (Hermitian, n x n; both triangles, or the lower one when `lower`) -> d, |e|, tau, reflectors
 // below the subdiagonal of W; e's signs go to the phases ph (real +-1 here: zlarfg's beta is real).
 __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n, bool lower) {
@@ -285,19 +303,42 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
   bool pending = false;  // vp, wp are zero before the first step
   for (int k = 1; k <= n - 1; ++k) {
     const int m = n - k;
-    // (a) Bring column k up to date.
-    if (pending)
-      for (int r = k + tid; r <= n; r += T) {
-        zc x = W(r, k) - (vp[r] * core::conj(wp[k]) + wp[r] * core::conj(vp[k]));
+    // (a) Bring column k up to date, and in the same pass take d_k, the reflector's alpha (to
+    // red[30..31]) and the sum of squares of x = W(k+2:n, k): one block reduction to zlarfg's
+    // norm (core::znrm2's plain sum; its scaled form where that sum leaves the safe range).
+    double ssq = 0.0;
+    for (int r = k + tid; r <= n; r += T) {
+      zc x = W(r, k);
+      if (pending) {
+        x = x - (vp[r] * core::conj(wp[k]) + wp[r] * core::conj(vp[k]));
         if (r == k) x.im = 0.0;
         W(r, k) = x;
       }
-    __syncthreads();
-    if (tid == 0) s.d[k - 1] = W(k, k).re;
-    // (b) Its reflector.
-    zc tk;
-    const double beta = core::zlarfg(t, m, W(k + 1, k), core::col(W, k + 2 <= n ? k + 2 : n, k), tk);
-    for (int r = k + 1 + tid; r <= n; r += T) vk[r] = r == k + 1 ? zc{1.0, 0.0} : W(r, k);
+      if (r == k) {
+        s.d[k - 1] = x.re;
+      } else if (r == k + 1) {
+        s.red[30] = x.re;
+        s.red[31] = x.im;
+      } else {
+        ssq += x.re * x.re + x.im * x.im;
+      }
+    }
+    ssq = t.sum(ssq);  // its barriers publish column k, d_k and alpha
+    const zc alpha{s.red[30], s.red[31]};
+    const Vec<zc> x = core::col(W, k + 2 <= n ? k + 2 : n, k);
+    const double xnorm = ssq >= core::kSsqMin && ssq <= core::kSsqMax ? sqrt(ssq) : core::znrm2(t, m - 1, x);
+    // (b) Its reflector: v = (1, inv x) into W and vk in one pass.
+    zc tk, inv;
+    const double beta = core::zlarfg_scalars(t, m, alpha, x, xnorm, tk, inv);
+    for (int r = k + 1 + tid; r <= n; r += T) {
+      if (r == k + 1) {
+        vk[r] = zc{1.0, 0.0};
+      } else {
+        const zc y = inv * W(r, k);
+        W(r, k) = y;
+        vk[r] = y;
+      }
+    }
     if (lower) {  // pass_lower's column parts are sums: zero them
       const int NR = pass_row_groups(T >> 5), NC = (T >> 5) / NR;
       for (int x = tid; x < NR * m; x += T) s.ypart[NC * m + x] = zc{0.0, 0.0};
@@ -319,8 +360,7 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
       wp[r] = y;
       dot = dot + core::conj(y) * vk[r];
     }
-    dot.re = t.sum(dot.re);
-    dot.im = t.sum(dot.im);
+    dot = block_sum(s.red, dot);
     const zc alph = (-0.5) * (tk * dot);
     for (int r = k + 1 + tid; r <= n; r += T) wp[r] = wp[r] + alph * vk[r];
     zc* tmp = vp;
