@@ -62,7 +62,7 @@ if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
   # racecheck is slow: small orders of the block path (Z, the merge tiles and the group barriers in
   # shared memory at 33 and 64) for it. SANITIZE_RUNS: "tool:test args;..." replaces the list.
-  runs=${SANITIZE_RUNS:-"memcheck:test_zheev --backend gpu --sizes 4,8,16,32,33,64,200;racecheck:test_zheev --backend gpu --sizes 33,64;synccheck:test_zheev --backend gpu --sizes 33,64;memcheck:test_hostile --backend gpu;racecheck:test_hostile --backend gpu"}
+  runs=${SANITIZE_RUNS:-"memcheck:test_zheev --backend gpu --sizes 4,8,16,32,33,64,200;racecheck:test_zheev --backend gpu --sizes 33,64;synccheck:test_zheev --backend gpu --sizes 33,64;memcheck:test_hostile --backend gpu --quick;racecheck:test_hostile --backend gpu --quick"}
   IFS=';' read -ra list <<< "$runs"
   for run in "${list[@]}"; do
     tool=${run%%:*}; t=${run#*:}
