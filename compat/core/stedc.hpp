@@ -207,11 +207,14 @@ SGPU_HD void merge(const Team& t, int lo, int m, int hi, double rho, Vec1<double
   int* rj = rl + N;
   const bool flip = rho < 0.0;
   rho = fabs(2.0 * rho);
+  // z: the last row of the upper block's vectors and the first row of the lower block's (its
+  // sign flipped for a negative rho, so that rho > 0 below). Shared by the team: a row of q is N
+  // loads one column apart, each a round trip to memory on the GPU.
+  const double s2 = 1.0 / sqrt(2.0);
+  for (int i = t.first(0); i < N; i += t.step())
+    z[i] = (i < n1 ? q(m, lo + i) : (flip ? -1.0 : 1.0) * q(m + 1, lo + i)) * s2;
+  t.sync();
   if (t.leader()) {
-    // z: the last row of the upper block's vectors and the first row of the lower block's (its
-    // sign flipped for a negative rho, so that rho > 0 below).
-    const double s2 = 1.0 / sqrt(2.0);
-    for (int i = 0; i < N; ++i) z[i] = (i < n1 ? q(m, lo + i) : (flip ? -1.0 : 1.0) * q(m + 1, lo + i)) * s2;
     // Merge the two ascending lists of eigenvalues (p: block column of each sorted position).
     int a = 0, b = n1;
     for (int k = 0; k < N; ++k) {
