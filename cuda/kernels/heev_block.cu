@@ -77,7 +77,8 @@ constexpr int kTileK = 8;
 // Shared memory of one block, carved from the dynamic allocation. The scratch region (from va on)
 // holds phase 1's vectors, then phase 2's tiles, then phase 3's V and T, each overlaying the last.
 struct Smem {
-  double *red, *d, *er, *ph;
+  double* red;  // 32 doubles: the block reductions' (up to 2 a warp), then phase 1's alpha in 30..31
+  double *d, *er, *ph;
   zc* tau;
   int* info;
   zc *va, *vb, *wv, *ypart;
