@@ -113,8 +113,9 @@ __host__ __device__ inline int tiles_doubles(int n, int nw) {
   return most;
 }
 
-// Shared doubles for a level's merge vectors (core::stedc_merge's vwork and viwork).
-__host__ __device__ inline int merge_vectors_doubles(int n) { return 10 * n + (6 * n + 1) / 2; }
+// Shared doubles for a level's merge vectors (core::stedc_merge's vwork and viwork); even, so that
+// what follows stays 16-byte aligned.
+__host__ __device__ inline int merge_vectors_doubles(int n) { return round_up(10 * n + (6 * n + 1) / 2, 2); }
 
 // Phase 1's lower-storage pass: its warps as NR row groups x NC column groups (pass_row_groups
 // gives NR). Each group keeps one n-vector of partial sums in shared memory, NR + NC of them in all
@@ -188,6 +189,15 @@ struct Args {
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
 
+// W's elements as one 16-byte access (W is 16-byte aligned: its own workspace or shared memory).
+// A zc access compiles to two 8-byte ones, each touching every sector of the warp's span: twice
+// the sectors through L1 and L2 for the passes that read and write W n times.
+__device__ __forceinline__ zc ld(const zc& x) {
+  const double2 v = *reinterpret_cast<const double2*>(&x);
+  return zc{v.x, v.y};
+}
+__device__ __forceinline__ void st(zc& x, zc v) { *reinterpret_cast<double2*>(&x) = make_double2(v.re, v.im); }
+
 // Phase 1's pass over the trailing matrix (rows and columns k+1..n) at step k: apply the previous
 // step's update A -= vp wp^H + wp vp^H and accumulate y = A v (v = vk) as partial sums in ypart,
 // slice q of row r at ypart[q * m + (r - k - 1)]. Returns the number of slices.
@@ -209,21 +219,21 @@ __device__ __forceinline__ int pass_full(Mat1<zc> W, int n, int k, const zc* vp,
       for (; c + (kPassUnroll - 1) * G <= n; c += kPassUnroll * G) {
         zc a[kPassUnroll];
 #pragma unroll
-        for (int u = 0; u < kPassUnroll; ++u) a[u] = W(r, c + u * G);
+        for (int u = 0; u < kPassUnroll; ++u) a[u] = ld(W(r, c + u * G));
 #pragma unroll
         for (int u = 0; u < kPassUnroll; ++u) {
           const int cu = c + u * G;
-          zc x = a[u] - (vpr * core::conj(wp[cu]) + wpr * core::conj(vp[cu]));
+          zc x = a[u] - (vpr * core::conj(ld(wp[cu])) + wpr * core::conj(ld(vp[cu])));
           if (r == cu) x.im = 0.0;
-          W(r, cu) = x;
-          acc = acc + x * vk[cu];
+          st(W(r, cu), x);
+          acc = acc + x * ld(vk[cu]);
         }
       }
       for (; c <= n; c += G) {
-        zc x = W(r, c) - (vpr * core::conj(wp[c]) + wpr * core::conj(vp[c]));
+        zc x = ld(W(r, c)) - (vpr * core::conj(ld(wp[c])) + wpr * core::conj(ld(vp[c])));
         if (r == c) x.im = 0.0;
-        W(r, c) = x;
-        acc = acc + x * vk[c];
+        st(W(r, c), x);
+        acc = acc + x * ld(vk[c]);
       }
       ypart[g * m + (r - k - 1)] = acc;
     }
@@ -254,17 +264,17 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
 #pragma unroll
       for (int u = 0; u < kPassUnroll; ++u) {
         const int cu = c + u * NC;
-        a[u] = live && cu <= cend && cu <= r ? W(r, cu) : zc{0.0, 0.0};
+        a[u] = live && cu <= cend && cu <= r ? ld(W(r, cu)) : zc{0.0, 0.0};
       }
 #pragma unroll
       for (int u = 0; u < kPassUnroll; ++u) {
         const int cu = c + u * NC;
         if (cu > cend) break;  // uniform over the warp
-        zc x = a[u] - (vpr * core::conj(wp[cu]) + wpr * core::conj(vp[cu]));
+        zc x = a[u] - (vpr * core::conj(ld(wp[cu])) + wpr * core::conj(ld(vp[cu])));
         if (r == cu) x.im = 0.0;
         if (live && cu <= r) {
-          W(r, cu) = x;
-          acc = acc + x * vk[cu];
+          st(W(r, cu), x);
+          acc = acc + x * ld(vk[cu]);
         }
         const zc p = live && cu < r ? core::conj(x) * vkr : zc{0.0, 0.0};
         const double pr = warp_sum(p.re), pi = warp_sum(p.im);
@@ -309,11 +319,11 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
     // norm (core::znrm2's plain sum; its scaled form where that sum leaves the safe range).
     double ssq = 0.0;
     for (int r = k + tid; r <= n; r += T) {
-      zc x = W(r, k);
+      zc x = ld(W(r, k));
       if (pending) {
         x = x - (vp[r] * core::conj(wp[k]) + wp[r] * core::conj(vp[k]));
         if (r == k) x.im = 0.0;
-        W(r, k) = x;
+        st(W(r, k), x);
       }
       if (r == k) {
         s.d[k - 1] = x.re;
@@ -335,8 +345,8 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
       if (r == k + 1) {
         vk[r] = zc{1.0, 0.0};
       } else {
-        const zc y = inv * W(r, k);
-        W(r, k) = y;
+        const zc y = inv * ld(W(r, k));
+        st(W(r, k), y);
         vk[r] = y;
       }
     }
