@@ -121,8 +121,8 @@ constexpr int64_t kHeevSplitMinBatch = 200;  // 180 matrices ran up to 6% slower
 // ---- zheev, small orders: a team per matrix in shared memory (kernels/heev_team) ----------------
 // Lanes per matrix by order for jobz N and V, whether jobz N keeps the matrix in shared memory
 // (else the global-memory warp path serves it), and whether jobz V takes inverse iteration (else
-// the QL/QR chain). A row serves the orders up to its n. [SGPU_HEEV_TEAM, SGPU_HEEV_SMALL,
-// SGPU_HEEV_VECTORS]
+// the QL/QR chain; jobz N takes that method's values, so that they are bitwise jobz V's). A row
+// serves the orders up to its n. [SGPU_HEEV_TEAM, SGPU_HEEV_SMALL, SGPU_HEEV_VECTORS]
 struct HeevTeamRow {
   int n, lanes_n, lanes_v;
   bool shared_n, inverse_v;

@@ -1,10 +1,12 @@
 // One matrix of zheev: eigenvalues (ascending) and optionally eigenvectors of a Hermitian matrix:
 // scaling as zheev, Householder tridiagonalization, phase scaling to a real symmetric tridiagonal,
-// then as zheevd: values by the root-free QL/QR (dsterf; a team wider than one: bisection, as
-// dstebz); vectors by implicit QL/QR accumulated into the unitary factor (dsteqr, Q formed in place
-// of the reflectors) up to kStedcLeaf, above it by divide and conquer (dstedc) on a real Z
+// then as zheevd: vectors by implicit QL/QR accumulated into the unitary factor (dsteqr, Q formed
+// in place of the reflectors) up to kStedcLeaf, above it by divide and conquer (dstedc) on a real Z
 // followed by the product Q Z (zlacrm). A caller may instead ask for the vectors as zheevx finds
-// them: values by bisection, the real Z by inverse iteration (dstein), then Q Z.
+// them: values by bisection, the real Z by inverse iteration (dstein), then Q Z. The eigenvalues
+// are bitwise the same with and without vectors: the call without vectors runs the method whose
+// values the call with vectors returns (the chain's, dstebz's), and above kStedcLeaf both return
+// dsterf's (bisection's for a team wider than one).
 #pragma once
 #include "bisect.hpp"
 #include "hetrd.hpp"
@@ -46,7 +48,8 @@ SGPU_HD int64_t heev_work(int n, bool wantz, int dc_from = kStedcLeaf + 1, int m
     return 10 * (int64_t)n + 3 * (int64_t)n * n + stedc_work(n) + (stedc_iwork(n) + 1) / 2;
   if (wantz && dc_from == kHeevInverse)
     return 10 * (int64_t)n + (int64_t)n * heev_ldz(n) + stein_member_work(n) * members;
-  return 10 * (int64_t)n + (wantz && members > 1 ? 2 * (int64_t)n * members : 0);
+  const bool chain = n < dc_from && dc_from != kHeevInverse;  // the chain, or (jobz N) its values
+  return 10 * (int64_t)n + (chain && members > 1 ? 2 * (int64_t)n * members : 0);
 }
 
 // The scaling of zheevd, zheevr and zheevx: the factor that brings a matrix of max-abs norm anrm
@@ -157,19 +160,29 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
     const Mat1<double> z{zr, 1, n};
     ungtr(t, n, a, tau, q);
     phase_scale(t, n, e, er, y, true, n, q);
-    // A team of one keeps the eigenvalues dsterf gives on the same tridiagonal (y's space holds its
-    // copy): bitwise those without vectors, where divide and conquer's own differ by up to about
-    // twice LAPACK's dsterf-against-dsteqr difference (zdrvst's test 3 at n = 600).
+    // The eigenvalues are those of the call without vectors (dsterf's, or bisection's for a wider
+    // team), taken from copies of d and e (y's space) or from bisection's pass before stedc:
+    // divide and conquer's own differ from them in the last bits (by up to about twice LAPACK's
+    // dsterf-against-dsteqr difference: zdrvst's test 3 at n = 600).
     double* d0 = reinterpret_cast<double*>(&y[1]);
     double* e0 = d0 + n;
-    if (t.step() == 1)
+    if (t.step() == 1) {
       for (int i = 1; i <= n; ++i) {
         d0[i - 1] = d[i];
         e0[i - 1] = er[i];
       }
+    } else {
+      bisect_all<2>(t, n, d, er, cw);
+    }
     info = stedc(t, n, d, er, z, dw, iw);
-    if (t.step() == 1 && info == 0 && sterf(t, n, Vec1<double>{d0, 1}, Vec1<double>{e0, 1}) == 0)
-      for (int i = 1; i <= n; ++i) d[i] = d0[i - 1];
+    if (info == 0) {
+      if (t.step() > 1) {
+        for (int i = t.first(1); i <= n; i += t.step()) d[i] = cw[i];
+      } else if (sterf(t, n, Vec1<double>{d0, 1}, Vec1<double>{e0, 1}) == 0) {
+        for (int i = 1; i <= n; ++i) d[i] = d0[i - 1];
+      }
+    }
+    t.sync();
     if (t.step() == 1) {
       // Down Q's columns (a team of one: the CPU, where Q's rows are far apart in memory); each
       // element's sum runs in the same order as in the loop below, so the bits are the same.
@@ -249,17 +262,41 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
       t.sync();
     }
   } else {
-    // Values only. A team of one: the root-free QL/QR (dsterf), as zheev does. A wider team:
-    // bisection on Sturm counts (dstebz's method), each member its own eigenvalues. dsterf is one
-    // serial chain with two divisions a step, run by one lane while the team's other lanes idle
-    // and the warp's other teams, on other matrices, diverge from it; bisection keeps every lane
-    // busy and the warp converged (docs/tuning.md, "zheev, small orders").
+    // Values only, by the method whose values the call with vectors returns at this order, so that
+    // the two agree bitwise: the QL/QR chain without its rotations (below dc_from), dstebz's
+    // bisection by blocks (kHeevInverse), else as zheev: dsterf, the root-free QL/QR, for a team of
+    // one; bisection on Sturm counts for a wider team (dsterf is one serial chain with two
+    // divisions a step, run by one lane while the team's other lanes idle and the warp's other
+    // teams, on other matrices, diverge from it; docs/tuning.md, "zheev, small orders").
     phase_scale(t, n, e, er, y, false, n, a);
-    if (t.step() == 1) {
+    const int p = t.step(), rank = t.first(0);
+    if (dc_from == kHeevInverse) {
+      const Vec1<int> order{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1};
+      stebz(t, n, d, er, cw, order);
+      for (int i = t.first(1); i <= n; i += p) d[i] = cw[order[i]];
+      t.sync();
+    } else if (n < dc_from) {
+      Vec1<double> dm = d, em = er;
+      if (p > 1) {  // every member on its own copy, as the chain with vectors
+        dm = Vec1<double>{work + 10 * (int64_t)n + rank, p};
+        em = Vec1<double>{work + 10 * (int64_t)n + (int64_t)n * p + rank, p};
+        for (int i = 1; i <= n; ++i) {
+          dm[i] = d[i];
+          em[i] = i < n ? er[i] : 0.0;
+        }
+        t.sync();  // every member has its copy before the leader hands d back
+      }
+      info = steqr(t, false, n, dm, em, 0, a, cw, sw);
+      if (p > 1) {
+        if (t.leader())
+          for (int i = 1; i <= n; ++i) d[i] = dm[i];
+        t.sync();
+      }
+    } else if (p == 1) {
       info = sterf(t, n, d, er);
     } else {
       bisect_all<2>(t, n, d, er, cw);
-      for (int i = t.first(1); i <= n; i += t.step()) d[i] = cw[i];
+      for (int i = t.first(1); i <= n; i += p) d[i] = cw[i];
       t.sync();
     }
   }

@@ -221,21 +221,14 @@ struct SteinWalk {
   }
 };
 
-// All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
-// dstein): T is split into blocks where an off-diagonal is negligible, each block's eigenvalues
-// found by bisection (bisect_all) into w at the block's rows, ascending within the block, and
-// eigenvector j (column j of z, zero outside its block) by inverse iteration on its block. order
-// gets the permutation that sorts w: the i-th smallest eigenvalue is w[order[i]], its vector
-// z(:, order[i]). Clusters (consecutive eigenvalues of a block within dstein's 1e-3 ||block||) are
-// dealt to the team's members in turn; `scratch` holds every member's SteinScratch, interleaved
-// (element k of member m at scratch[(k - 1) p + m]), stein_member_work(n) * p doubles. Returns the
-// number of eigenvectors whose iteration did not reach its norm (dstein's info); each is still
-// stored. Finite input assumed, scaled as bisect_all needs.
+// All eigenvalues of T (d[1..n], e[1..n-1]) as dstebz finds them: T is split into blocks where
+// an off-diagonal is negligible, each block's eigenvalues found by bisection (bisect_all) into w at
+// the block's rows, ascending within the block; order gets the permutation that sorts w (the i-th
+// smallest eigenvalue is w[order[i]]; stable: ties keep their block order). Finite input assumed,
+// scaled as bisect_all needs.
 template <class Team>
-SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
-                        Vec1<int> order, double* scratch) {
-  const int p = t.step(), rank = t.first(0);
-  // Eigenvalues, block by block (every member walks the same splits).
+SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Vec1<int> order) {
+  // Block by block (every member walks the same splits).
   for (int b1 = 1, bn; b1 <= n; b1 = bn + 1) {
     for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
     }
@@ -246,6 +239,30 @@ SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
     }
   }
   t.sync();
+  if (t.leader())
+    for (int i = 1; i <= n; ++i) {
+      const int oi = i;
+      int k = i - 1;
+      for (; k >= 1 && w[order[k]] > w[oi]; --k) order[k + 1] = order[k];
+      order[k + 1] = oi;
+    }
+  t.sync();
+}
+
+// All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
+// dstein): the eigenvalues by stebz (into w, their ascending order in order), and eigenvector j
+// (column j of z, zero outside its block) by inverse iteration on its block: the i-th smallest
+// eigenvalue is w[order[i]], its vector z(:, order[i]). Clusters (consecutive eigenvalues of a
+// block within dstein's 1e-3 ||block||) are dealt to the team's members in turn; `scratch` holds
+// every member's SteinScratch, interleaved (element k of member m at scratch[(k - 1) p + m]),
+// stein_member_work(n) * p doubles. Returns the number of eigenvectors whose iteration did not
+// reach its norm (dstein's info); each is still stored. Finite input assumed, scaled as bisect_all
+// needs.
+template <class Team>
+SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
+                        Vec1<int> order, double* scratch) {
+  const int p = t.step(), rank = t.first(0);
+  stebz(t, n, d, e, w, order);
   // Vectors. Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
   // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
   // order, to find its cluster; the walk is O(n) in all).
@@ -278,14 +295,6 @@ SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
       mine = wk.cluster == target;
     }
   }
-  // The ascending order (stable: ties keep their block order).
-  if (t.leader())
-    for (int i = 1; i <= n; ++i) {
-      const int oi = i;
-      int k = i - 1;
-      for (; k >= 1 && w[order[k]] > w[oi]; --k) order[k + 1] = order[k];
-      order[k + 1] = oi;
-    }
   const int total = (int)t.sum((double)fails);
   t.sync();
   return total;

@@ -91,7 +91,7 @@ static_assert(tuning::kEigBlockThreads <= kBlockMaxThreads && tuning::kEigBlockW
 // zheev for small n on global memory: teams of P lanes, 32 / P matrices per warp (several per warp
 // as seed 000's SWB assignment with p threads per matrix). P by n: lanes beyond n would idle in
 // every team loop. Vectors (kWantz) by inverse iteration, as the shared-memory teams take them for
-// n = 9-32.
+// n = 9-32, and values (either way) by dstebz's bisection, as inverse iteration's.
 template <int P, bool kWantz>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     k_zheev(bool lower, int n, core::zc* A, int lda, int64_t sA, double* w, int64_t sW, int* info, int64_t batch,

@@ -12,8 +12,10 @@
 //      level by level the merges side by side, each on a group of warps (roots, vectors and the
 //      product's rows spread over the group), so the serial part is one leaf's chain, not the
 //      whole matrix's (the one-thread QL chain it replaces took 11 of 15.7 ms at 180 x 128).
-//      jobz N: bisection on Sturm counts (core/bisect.hpp, dstebz's method), one eigenvalue per
-//      thread: dsterf's serial chain took 70% of the time at n = 128.
+//      The eigenvalues, with and without vectors: bisection on Sturm counts (core/bisect.hpp,
+//      dstebz's method), one eigenvalue per thread (dsterf's serial chain took 70% of the time at
+//      n = 128); with vectors it runs before divide and conquer, whose own values differ from
+//      bisection's in the last bits.
 //   3. jobz V: eigenvectors X = Q diag(phases) Z as zheevd's zunmtr: X starts as diag(phases) Z in
 //      the caller's A, and the reflectors are applied to it kApplyNb at a time in the blocked form
 //      I - V T V^H (zlarft), each pass reading and writing X once. Forming Q one reflector at a
@@ -704,6 +706,9 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     // Values only: bisection, one eigenvalue per thread (core/bisect.hpp), into ph's space.
     core::bisect_all(t, n, d, er, Vec1<double>{s.ph, 1});
   } else {
+    // The eigenvalues are bisection's, as without vectors (bitwise the same), into the caller's w
+    // before divide and conquer overwrites d and e; its own values differ in the last bits.
+    core::bisect_all(t, n, d, er, Vec1<double>{w, 1});
     Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
     double* dw = a.dc + b * dc_doubles(n);
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
@@ -712,10 +717,9 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
       else apply_q(s, W, z, A, n);
     }
   }
-  // Eigenvalues, unscaled (only the converged ones when info > 0, as zheev).
-  const int imax = info == 0 ? n : info - 1;
-  const double* ev = a.wantz || a.phases <= 1 ? s.d : s.ph;
-  for (int i = 1 + tid; i <= n; i += T) w[i - 1] = (sigma != 1.0 && i <= imax) ? ev[i - 1] / sigma : ev[i - 1];
+  // Eigenvalues, unscaled (every one: bisection does not fail).
+  const double* ev = a.phases <= 1 ? s.d : a.wantz ? w : s.ph;
+  for (int i = 1 + tid; i <= n; i += T) w[i - 1] = sigma != 1.0 ? ev[i - 1] / sigma : ev[i - 1];
   if (tid == 0) a.info[b] = info;
 }
 

@@ -6,7 +6,9 @@
 // way; every step in between works on shared memory. The slot is the matrix plus about 11 n
 // doubles; Q is formed in place of the reflectors. Vectors come, by the table below, from the
 // QL/QR chain (2 n doubles per lane: each lane's copy of its d and e) or by inverse iteration
-// (bisection, dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane).
+// (bisection, dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane). jobz N
+// takes the values of the same row's method (the chain without its rotations, or dstebz's
+// bisection), so that they are bitwise those of jobz V.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -49,7 +51,8 @@ struct Slot {
   }
 };
 
-// core::heev's vectors: kHeevInverse (inverse iteration) or kHeevNoStedc (the QL/QR chain).
+// core::heev's vectors (and with jobz N the values that go with them): kHeevInverse (inverse
+// iteration) or kHeevNoStedc (the QL/QR chain).
 constexpr int mode_for(bool inverse) { return inverse ? core::kHeevInverse : core::kHeevNoStedc; }
 
 struct Args {
@@ -96,10 +99,11 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
 using Kernel = void (*)(const Args);
 
 // The kernel for P lanes, or null where it is not built. Only the team sizes tuning::kHeevTeam
-// dispatches are instantiated (today jobz N: 2, 4, 8; the chain: 2, 4; inverse iteration: 16): one
-// warp's slots at those sizes take at most 71 KB (n = 32, inverse iteration; jobz N at most
-// 22 KB), within the opt-in shared memory of every architecture from sm_80 on (99 KB or more), so
-// the launch never widens P. Developer builds, whose settings may force any P, build every size.
+// dispatches are instantiated (today the chain: 2, 4, with and without vectors; inverse iteration:
+// 8 without, 16 with): one warp's slots at those sizes take at most 71 KB (n = 32, inverse
+// iteration; jobz N at most 22 KB), within the opt-in shared memory of every architecture from
+// sm_80 on (99 KB or more), so the launch never widens P. Developer builds, whose settings may
+// force any P, build every size.
 #ifdef SGPU_DEV_HOOKS
 constexpr bool kAllSizes = true;
 #else
@@ -108,12 +112,18 @@ constexpr bool kAllSizes = false;
 // Whether tuning::kHeevTeam dispatches P for this kind of call (jobz N only where its row keeps the
 // matrix in shared memory), read from the table itself so that the two cannot disagree.
 constexpr bool dispatched(int P, bool wantz, bool inverse) {
-  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam) {
-    if (!wantz && r.shared_n && r.lanes_n == P) return true;
-    if (wantz && r.inverse_v == inverse && r.lanes_v == P) return true;
-  }
+  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
+    if (r.inverse_v == inverse && (wantz ? r.lanes_v == P : r.shared_n && r.lanes_n == P)) return true;
   return false;
 }
+// jobz N on global memory (eig_warp.cu) takes dstebz's values: only where jobz V takes inverse
+// iteration are they those of jobz V.
+constexpr bool warp_path_values_match() {
+  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
+    if (!r.shared_n && !r.inverse_v) return false;
+  return true;
+}
+static_assert(warp_path_values_match(), "a kHeevTeam row sends jobz N to the global path but V to the chain");
 template <int P, bool kWantz, bool kInverse>
 constexpr bool kBuilt = kAllSizes || dispatched(P, kWantz, kInverse);
 
@@ -137,8 +147,10 @@ Kernel kernel_for(int lanes) {
   }
 }
 
-// The table's choice of vectors forced: the developer setting SGPU_HEEV_VECTORS=chain|inverse
-// (to compare the two on the same build). 0: the table's; 1: inverse iteration; 2: the chain.
+// The table's choice of vectors (and of jobz N's values with them) forced: the developer setting
+// SGPU_HEEV_VECTORS=chain|inverse (to compare the two on the same build). 0: the table's; 1:
+// inverse iteration; 2: the chain. jobz N on the global path (a row's shared_n false) keeps
+// dstebz's values, so forcing the chain there gives jobz V other bits than jobz N.
 int env_vectors() {
   static const int v = [] {
     const char* e = dev::setting("SGPU_HEEV_VECTORS");
@@ -201,7 +213,7 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   // H100's 227 KB).
   int p = team_lanes(n, wantz);
   const int forced = env_vectors();
-  const bool inverse = wantz && (forced ? forced == 1 : row_for(n).inverse_v);
+  const bool inverse = forced ? forced == 1 : row_for(n).inverse_v;
   size_t warp_bytes = 0;
   for (;; p *= 2) {
     warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p, mode_for(inverse)).size * (32 / p);
@@ -209,7 +221,8 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
     if (p == 32) return SGPU_ERR_DEVICE;
   }
   const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / warp_bytes);
-  const Kernel k = !wantz ? kernel_for<false, false>(p) : inverse ? kernel_for<true, true>(p) : kernel_for<true, false>(p);
+  const Kernel k = !wantz ? (inverse ? kernel_for<false, true>(p) : kernel_for<false, false>(p))
+                   : inverse ? kernel_for<true, true>(p) : kernel_for<true, false>(p);
   if (!k) return SGPU_ERR_DEVICE;
   smem_slots::Shape shape;
   if (smem_slots::block_shape(k, warp_bytes, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
