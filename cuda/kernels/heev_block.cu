@@ -121,13 +121,20 @@ __host__ __device__ inline int merge_vectors_doubles(int n) { return round_up(10
 
 // Phase 1's lower-storage pass: its warps as NR row groups x NC column groups (pass_row_groups
 // gives NR). Each group keeps one n-vector of partial sums in shared memory, NR + NC of them in all
-// (6 for 8 warps, 4 for 4; 8 x 1 would take 9).
+// (6 for 8 warps, 4 for 4; 8 x 1 would take 9); after them each warp's tile of column parts, 32
+// rows x 4 columns (a row padded by one element, so that a quarter warp's 16-byte accesses fall in
+// distinct banks both ways). 4 columns rather than kPassUnroll keep two blocks of 256 threads per
+// SM at n = 512.
 __host__ __device__ inline int pass_row_groups(int nw) { return nw >= 2 ? 2 : 1; }
-// Doubles of phase 1's vectors (va, vb, wv, then the pass's partial sums).
+__host__ __device__ inline int pass_slices(int nw) { return pass_row_groups(nw) + nw / pass_row_groups(nw); }
+constexpr int kColTileCols = 4, kColTileLd = kColTileCols + 1;  // complex elements
+static_assert(kPassUnroll % kColTileCols == 0, "pass_lower's column parts go through the tile 4 columns at a time");
+// Doubles of phase 1's vectors (va, vb, wv, then the pass's partial sums, then pass_lower's tiles).
 // pass_full needs G x m <= T partial sums, pass_lower (NR + NC) x m.
 __host__ __device__ inline int64_t vectors_doubles(int n, int T, bool lower) {
-  const int nw = T / 32, slices = pass_row_groups(nw) + nw / pass_row_groups(nw);
-  return 6 * (int64_t)n + (lower ? 2 * (int64_t)slices * n : 2 * (int64_t)(n > T ? n : T));
+  const int nw = T / 32;
+  return 6 * (int64_t)n +
+         (lower ? 2 * (int64_t)pass_slices(nw) * n + 2 * (int64_t)nw * 32 * kColTileLd : 2 * (int64_t)(n > T ? n : T));
 }
 // Doubles of phase 3's V and T.
 __host__ __device__ inline int64_t apply_doubles(int n) { return 2 * ((int64_t)n * kApplyNb + kApplyNb * kApplyNb); }
@@ -243,17 +250,22 @@ __device__ __forceinline__ int pass_full(Mat1<zc> W, int n, int k, const zc* vp,
 }
 
 // Lower storage (W's lower triangle only, r >= c): x = A(r, c) adds x v_c to y_r (the row part,
-// a lane's own sum) and, below the diagonal, conj(x) v_r to y_c (the column part, a warp sum).
-// Half the traffic of pass_full, for a pass that HBM bounds (W in global memory); the warp sums
-// make it slower where latency bounds the pass instead (see kLowerPassMinN). Warp (gr, gc) takes
-// block rows of 32 rows gr, gr + NR, ... with its lanes on rows, and in each the columns k+1+gc,
-// +NC, ... Slices: NC of row parts, then NR of column parts (zeroed by the caller).
+// a lane's own sum) and, below the diagonal, conj(x) v_r to y_c (the column part, a sum over the
+// warp's rows). Half the traffic of pass_full, for a pass that HBM bounds (W in global memory); the
+// column sums make it slower where latency bounds the pass instead (see kLowerPassMinN). Warp
+// (gr, gc) takes block rows of 32 rows gr, gr + NR, ... with its lanes on rows, and in each the
+// columns k+1+gc, +NC, ..., kPassUnroll at a time: their column parts go 4 columns at a time
+// through the warp's tile in shared memory, where 8 lanes sum each column's 32 rows (4 each, then
+// three shuffles): about a third of the instructions of a warp sum per column. Slices: NC of row
+// parts, then NR of column parts (zeroed by the caller).
 __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp, const zc* wp, const zc* vk,
                                           zc* ypart) {
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, nw = blockDim.x >> 5, m = n - k;
   const int NR = pass_row_groups(nw), NC = nw / NR, gr = warp % NR, gc = warp / NR;
   zc* yrow = ypart;           // NC x m: row parts, one slice per column group
   zc* ycol = ypart + NC * m;  // NR x m: column parts, one slice per row group
+  double2* tile = reinterpret_cast<double2*>(ypart + (int64_t)pass_slices(nw) * n) + warp * 32 * kColTileLd;
+  const int tu = lane & 3, tq = lane >> 2;  // this lane's column of the tile and eighth of its rows
   for (int r0 = k + 1 + 32 * gr; r0 <= n; r0 += 32 * NR) {
     const int r = r0 + lane;
     const bool live = r <= n;
@@ -271,16 +283,36 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
 #pragma unroll
       for (int u = 0; u < kPassUnroll; ++u) {
         const int cu = c + u * NC;
-        if (cu > cend) break;  // uniform over the warp
-        zc x = a[u] - (vpr * core::conj(ld(wp[cu])) + wpr * core::conj(ld(vp[cu])));
-        if (r == cu) x.im = 0.0;
-        if (live && cu <= r) {
-          st(W(r, cu), x);
-          acc = acc + x * ld(vk[cu]);
+        zc p{0.0, 0.0};
+        if (cu <= cend) {  // uniform over the warp
+          zc x = a[u] - (vpr * core::conj(ld(wp[cu])) + wpr * core::conj(ld(vp[cu])));
+          if (r == cu) x.im = 0.0;
+          if (live && cu <= r) {
+            st(W(r, cu), x);
+            acc = acc + x * ld(vk[cu]);
+          }
+          if (live && cu < r) p = core::conj(x) * vkr;
         }
-        const zc p = live && cu < r ? core::conj(x) * vkr : zc{0.0, 0.0};
-        const double pr = warp_sum(p.re), pi = warp_sum(p.im);
-        if (lane == 0) ycol[gr * m + (cu - k - 1)] = ycol[gr * m + (cu - k - 1)] + zc{pr, pi};
+        tile[lane * kColTileLd + u % kColTileCols] = make_double2(p.re, p.im);
+        const int c0 = c + (u - (kColTileCols - 1)) * NC;  // the tile's first column
+        if (u % kColTileCols == kColTileCols - 1 && c0 <= cend) {  // uniform over the warp
+          __syncwarp();
+          double sr = 0.0, si = 0.0;
+#pragma unroll
+          for (int j = 0; j < 4; ++j) {
+            const double2 q = tile[(4 * tq + j) * kColTileLd + tu];
+            sr += q.x;
+            si += q.y;
+          }
+#pragma unroll
+          for (int o = 4; o < 32; o *= 2) {
+            sr += __shfl_xor_sync(0xffffffffu, sr, o);
+            si += __shfl_xor_sync(0xffffffffu, si, o);
+          }
+          const int ct = c0 + tu * NC;
+          if (tq == 0 && ct <= cend) ycol[gr * m + (ct - k - 1)] = ycol[gr * m + (ct - k - 1)] + zc{sr, si};
+          __syncwarp();  // the tile is read before the next columns overwrite it
+        }
       }
     }
     if (live) yrow[gc * m + (r - k - 1)] = acc;
