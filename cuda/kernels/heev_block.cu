@@ -266,7 +266,14 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
   zc* ycol = ypart + NC * m;  // NR x m: column parts, one slice per row group
   double2* tile = reinterpret_cast<double2*>(ypart + (int64_t)pass_slices(nw) * n) + warp * 32 * kColTileLd;
   const int tu = lane & 3, tq = lane >> 2;  // this lane's column of the tile and eighth of its rows
-  for (int r0 = k + 1 + 32 * gr; r0 <= n; r0 += 32 * NR) {
+  // Block rows dealt to the row groups largest first, in a snake (0 1 1 0 0 1 ...), so that the
+  // groups' shares of the triangle are nearly equal (dealt in turn from the top, the group holding
+  // the bottom block row took up to twice the other's work, and the other waited at the barrier).
+  const int B = (m + 31) / 32;
+  for (int p0 = 0; p0 < B; p0 += NR) {
+    const int p = p0 + ((p0 / NR) % 2 == 0 ? gr : NR - 1 - gr);
+    if (p >= B) continue;
+    const int r0 = k + 1 + 32 * (B - 1 - p);
     const int r = r0 + lane;
     const bool live = r <= n;
     const zc vpr = live ? vp[r] : zc{0.0, 0.0}, wpr = live ? wp[r] : zc{0.0, 0.0};
