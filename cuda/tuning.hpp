@@ -146,7 +146,9 @@ constexpr int kHeevSmallN = 64;
 // Phase 1 (reduction to tridiagonal form): loads in flight per thread in the pass, and the order
 // from which the pass reads only the lower triangle. [SGPU_HEEV_PASS]
 constexpr int kHeevPassUnroll = 8;  // not swept
-constexpr int kHeevLowerPassMinN = 128;  // halves the HBM traffic that binds n >= 256; loses at 64
+// pass_lower only where W is in global memory without vectors (n >= 116 on the H100; jobz V takes
+// the same pass): with W in shared memory pass_full won at 64-100.
+constexpr int kHeevLowerPassMinN = 100;  // 127 N 38.3 -> 23.5 ms, V 55.9 -> 49.1; loses at 80 V
 // Phase 2 (divide and conquer): merge products tiled through shared memory from this many rows
 // (the plain loop took 70% of the top merge at n = 512).
 constexpr int kHeevTiledMinN = 64;

@@ -4,9 +4,9 @@
 //      memory when it fits, else a global workspace), in the fused form: one pass over the trailing
 //      matrix per step both applies the previous step's rank-2 update and accumulates this step's
 //      product y = A v, so each step reads and writes the trailing matrix once (every access
-//      coalesced). From kLowerPassMinN W is only its lower triangle, and y comes from both
-//      triangles (each element's row part in its lane, its column part by a warp sum): half the
-//      traffic, which bounds those orders.
+//      coalesced). From kLowerPassMinN, where W is in global memory (without vectors), W is only
+//      its lower triangle, and y comes from both triangles (each element's row part in its lane,
+//      its column part summed over the warp's rows): half the traffic and half the elements.
 //   2. The real symmetric tridiagonal (phase-scaled as seed 002 §3). jobz V: divide and conquer
 //      (compat/core/stedc.hpp, the CPU's code): the leaves' QL/QR one warp each, side by side; then
 //      level by level the merges side by side, each on a group of warps (roots, vectors and the
@@ -858,8 +858,8 @@ static int heev_phases() {
   return phases;
 }
 
-// Phase 1's pass by order: pass_lower from kLowerPassMinN; the developer setting
-// SGPU_HEEV_PASS=full|lower forces one.
+// Phase 1's pass by order: pass_lower from kLowerPassMinN where W is in global memory (without
+// vectors); the developer setting SGPU_HEEV_PASS=full|lower forces one (0: lower everywhere).
 static int lower_pass_min_n() {
   static const int v = [] {
     const char* e = dev::setting("SGPU_HEEV_PASS");
@@ -907,10 +907,14 @@ int shape_of(bool wantz, int n, Shape& sh) {
   sh.T = n <= kSmallN ? kThreadsSmall : kThreads;
   const int per_sm = sh.T == kThreadsSmall ? 4 : 2;
   sh.tiles = wantz ? tiles_doubles(n, sh.T / 32) : 0;
-  sh.lower_pass = n >= lower_pass_min_n();
-  const size_t base = sizeof(double) * (size_t)smem_doubles(n, sh.tiles, wantz, sh.T, sh.lower_pass);
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
+  // pass_lower where W misses shared memory without vectors (with pass_full's layout): the same
+  // pass with and without vectors, or the eigenvalues would differ in the last bits.
+  const int pass_min = lower_pass_min_n();
+  sh.lower_pass = n >= pass_min && (pass_min == 0 || sizeof(double) * (size_t)smem_doubles(n, 0, false, sh.T, false) +
+                                                             wbytes > (size_t)optin);
+  const size_t base = sizeof(double) * (size_t)smem_doubles(n, sh.tiles, wantz, sh.T, sh.lower_pass);
   sh.w_shared = base + wbytes + (wantz ? zbytes : 0) <= fit;
   sh.z_shared = wantz && base + (sh.w_shared ? wbytes : 0) + zbytes <= fit;
   const size_t wz = (sh.w_shared ? wbytes : 0) + (sh.z_shared ? zbytes : 0);
