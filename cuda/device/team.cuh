@@ -45,7 +45,7 @@ __device__ __forceinline__ double warp_sum(double x) {
 // The whole block as a core team: scalar work redundant in every thread, reductions in a fixed
 // order (lanes by butterfly, then warps 0, 1, ...), so every thread gets the same bits.
 struct BlockTeam {
-  double* red;  // one double per warp, shared
+  double* red;  // one double per warp (two for sum2), shared
   __device__ int first(int lo) const { return lo + (int)threadIdx.x; }
   __device__ int step() const { return (int)blockDim.x; }
   __device__ bool owns(int lo, int i) const { return i >= lo && (i - lo) % (int)blockDim.x == (int)threadIdx.x; }
@@ -58,6 +58,26 @@ struct BlockTeam {
   __device__ double max(double x) const {
     for (int o = 16; o > 0; o /= 2) x = fmax(x, __shfl_xor_sync(0xffffffffu, x, o));
     return combine(x, true);
+  }
+  // Two sums in one exchange (a complex value's parts), each the bits sum() gives it; red holds
+  // two doubles a warp here.
+  __device__ void sum2(double& a, double& b) const {
+    const int nw = (int)blockDim.x / 32, warp = (int)threadIdx.x / 32;
+    a = warp_sum(a);
+    b = warp_sum(b);
+    __syncthreads();  // red is free: every thread has read the previous reduction
+    if ((threadIdx.x & 31) == 0) {
+      red[2 * warp] = a;
+      red[2 * warp + 1] = b;
+    }
+    __syncthreads();
+    double sa = red[0], sb = red[1];
+    for (int w = 1; w < nw; ++w) {
+      sa += red[2 * w];
+      sb += red[2 * w + 1];
+    }
+    a = sa;
+    b = sb;
   }
   __device__ double combine(double x, bool is_max) const {
     const int nw = (int)blockDim.x / 32;

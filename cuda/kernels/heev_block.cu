@@ -78,6 +78,7 @@ constexpr int kTileK = 8;
 
 // Shared memory of one block, carved from the dynamic allocation. The scratch region (from va on)
 // holds phase 1's vectors, then phase 2's tiles, then phase 3's V and T, each overlaying the last.
+static_assert(kThreads / 32 * 2 <= 30, "red holds 32 doubles: BlockTeam::sum2's two a warp, then alpha");
 struct Smem {
   double* red;  // 32 doubles: the block reductions' (up to 2 a warp), then phase 1's alpha in 30..31
   double *d, *er, *ph;
@@ -327,24 +328,6 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
   return NC + NR;
 }
 
-// The block's sum of a complex value, as two BlockTeam sums (the same order, the same bits) in
-// one exchange through red (2 doubles a warp).
-__device__ __forceinline__ zc block_sum(double* red, zc x) {
-  static_assert(kThreads / 32 * 2 <= 30, "red holds 32 doubles, the last two tridiagonalize's alpha");
-  const int nw = (int)blockDim.x / 32, warp = threadIdx.x / 32;
-  x.re = warp_sum(x.re);
-  x.im = warp_sum(x.im);
-  __syncthreads();  // red is free: every thread has read the previous reduction
-  if ((threadIdx.x & 31) == 0) {
-    red[2 * warp] = x.re;
-    red[2 * warp + 1] = x.im;
-  }
-  __syncthreads();
-  zc r{red[0], red[1]};
-  for (int w = 1; w < nw; ++w) r = zc{r.re + red[2 * w], r.im + red[2 * w + 1]};
-  return r;
-}
-
 // W (Hermitian, n x n; both triangles, or the lower one when `lower`) -> d, |e|, tau, reflectors
 // below the subdiagonal of W; e's signs go to the phases ph (real +-1 here: zlarfg's beta is real).
 __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n, bool lower) {
@@ -412,7 +395,7 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
       wp[r] = y;
       dot = dot + core::conj(y) * vk[r];
     }
-    dot = block_sum(s.red, dot);
+    t.sum2(dot.re, dot.im);
     const zc alph = (-0.5) * (tk * dot);
     for (int r = k + 1 + tid; r <= n; r += T) wp[r] = wp[r] + alph * vk[r];
     zc* tmp = vp;
