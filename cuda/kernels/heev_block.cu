@@ -254,11 +254,11 @@ __device__ __forceinline__ int pass_full(Mat1<zc> W, int n, int k, const zc* vp,
 // a lane's own sum) and, below the diagonal, conj(x) v_r to y_c (the column part, a sum over the
 // warp's rows). Half the traffic of pass_full, for a pass that HBM bounds (W in global memory); the
 // column sums make it slower where latency bounds the pass instead (see kLowerPassMinN). Warp
-// (gr, gc) takes block rows of 32 rows gr, gr + NR, ... with its lanes on rows, and in each the
-// columns k+1+gc, +NC, ..., kPassUnroll at a time: their column parts go 4 columns at a time
-// through the warp's tile in shared memory, where 8 lanes sum each column's 32 rows (4 each, then
-// three shuffles): about a third of the instructions of a warp sum per column. Slices: NC of row
-// parts, then NR of column parts (zeroed by the caller).
+// (gr, gc) takes the block rows of 32 rows dealt to row group gr (below) with its lanes on rows,
+// and in each the columns k+1+gc, +NC, ..., kPassUnroll at a time: their column parts go 4
+// columns at a time through the warp's tile in shared memory, where 8 lanes sum each column's 32
+// rows (4 each, then three shuffles): about a third of the instructions of a warp sum per column.
+// Slices: NC of row parts, then NR of column parts (zeroed by the caller).
 __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp, const zc* wp, const zc* vk,
                                           zc* ypart) {
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, nw = blockDim.x >> 5, m = n - k;
