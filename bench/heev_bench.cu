@@ -7,13 +7,17 @@
 // Inputs restored (untimed) before every run; best of `reps`. A sanity column compares sgpu's
 // eigenvalues with XsyevBatched's (or heevj's) on the whole batch: max |dw| / max |w|.
 // Usage: sgpu_heev_bench [--small] [--only-n N (any order)] [--jobz N|V] [--no-lapacke] [--sgpu-only]
+//                        [--dump DIR]
 // --sgpu-only: sgpu's device-resident time only, next to the memory floor (the input read and the
 // outputs written once, at the 3.0 TB/s measured on the H100): for sweeps of the library's settings.
+// --dump DIR: each row's eigenvalues (and with jobz V its vectors) from the device run, raw, to
+// DIR/heev_<n>_<jobz>_<batch>.bin: two builds' outputs compared bit for bit (cmp).
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -31,6 +35,7 @@ cudaEvent_t ev0, ev1;
 cusolverDnHandle_t solver;
 sgpu_context_t gctx;
 bool sgpu_only = false;
+const char* dump_dir = nullptr;
 
 // Best-of-reps device time (ms) of f(); restore() runs untimed before each.
 template <class R, class F>
@@ -80,6 +85,19 @@ void row(int n, char jobz, int64_t batch, bool lapacke) {
   });
   std::vector<double> w_sgpu((size_t)n * batch);
   CK(cudaMemcpy(w_sgpu.data(), dW, w_sgpu.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  if (dump_dir) {
+    char path[512];
+    std::snprintf(path, sizeof path, "%s/heev_%d_%c_%lld.bin", dump_dir, n, jobz, (long long)batch);
+    if (FILE* f = std::fopen(path, "wb")) {
+      std::fwrite(w_sgpu.data(), sizeof(double), w_sgpu.size(), f);
+      if (jobz == 'V') {
+        std::vector<cd> a(elems);
+        CK(cudaMemcpy(a.data(), dA, elems * sizeof(cd), cudaMemcpyDeviceToHost));
+        std::fwrite(a.data(), sizeof(cd), a.size(), f);
+      }
+      std::fclose(f);
+    }
+  }
   auto free_all = [&] {
     CK(cudaFree(dA));
     CK(cudaFree(dA0));
@@ -211,6 +229,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only-n") && i + 1 < argc) only = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--jobz") && i + 1 < argc) jobzs = argv[++i][0] == 'V' ? "V" : "N";
     else if (!std::strcmp(argv[i], "--no-lapacke")) lapacke = false;
+    else if (!std::strcmp(argv[i], "--dump") && i + 1 < argc) dump_dir = argv[++i];
     else if (!std::strcmp(argv[i], "--sgpu-only")) {
       sgpu_only = true;
       lapacke = false;

@@ -149,6 +149,12 @@ constexpr int kHeevPassUnroll = 8;  // not swept
 // pass_lower only where W is in global memory without vectors (n >= 116 on the H100; jobz V takes
 // the same pass): with W in shared memory pass_full won at 64-100.
 constexpr int kHeevLowerPassMinN = 100;  // 127 N 38.3 -> 23.5 ms, V 55.9 -> 49.1; loses at 80 V
+// Phase 1 in panels of kHeevPanelNb steps (passes that only read, one rank-2 nb update a panel)
+// where the lower pass runs and the lower triangles of the matrices in flight exceed L2 (shape_of
+// in kernels/heev_block.cu). H100, ms without -> with panels: 238 x 512 N 87.0 -> 66.0, V 130.9 ->
+// 109.4; 953 x 256 N 43.8 -> 38.2; 1562 x 200 N 35.0 -> 31.0; 2441 x 160 N 29.4 -> 28.7; in L2 they
+// lose: 15 x 512 N 29.8 -> 39.6, 61 x 256 N 5.4 -> 6.6, 3814 x 128 N 23.6 -> 26.5. [SGPU_HEEV_PANELS]
+constexpr int kHeevPanelNb = 8;  // 16: the same at 512, 4% slower at 256
 // Phase 2 (divide and conquer): merge products tiled through shared memory from this many rows
 // (the plain loop took 70% of the top merge at n = 512).
 constexpr int kHeevTiledMinN = 64;

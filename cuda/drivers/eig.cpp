@@ -501,6 +501,7 @@ int zheev(sgpu_context* ctx, const args::Zheev& a) {
   j.sW = a.sW;
   j.info = a.info;
   j.batch = a.batch;
+  j.call_batch = a.batch;
   const MemKind kind[kFields] = {a.kind[A::kA], a.kind[A::kW], MemKind::kHost, MemKind::kHost, MemKind::kHost,
                                  a.kind[A::kInfo]};
   return run(ctx, j, kind);

@@ -39,7 +39,7 @@ int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
       HeevBlockState* st = l.state<HeevBlockState>();
       if (!st || !st->ws) return SGPU_ERR_HOST_ALLOC;
       return heev_block::enqueue(st->ws, s, j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch,
-                                 (size_t)j.ws_limit);
+                                 j.call_batch, (size_t)j.ws_limit);
     }
     if (heev_team::serves(j.n, j.wantz))
       return heev_team::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
@@ -54,7 +54,7 @@ int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
 WorkspaceNeed workspace_need(const EigJob& j) {
   WorkspaceNeed w;
   if (j.heev) {
-    if (heev_block::serves(j.n)) w.per_matrix = heev_block::workspace_per_matrix(j.wantz, j.n);
+    if (heev_block::serves(j.n)) w.per_matrix = heev_block::workspace_per_matrix(j.wantz, j.n, j.call_batch);
     else if (!heev_team::serves(j.n, j.wantz)) w.fixed = eig_warp::zheev_workspace(j.n, j.wantz);
     return w;
   }

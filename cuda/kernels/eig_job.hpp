@@ -35,6 +35,7 @@ struct EigJob {
   int64_t sVL = 0;
   int* info = nullptr;
   int64_t batch = 0;
+  int64_t call_batch = 0;          // zheev: the whole call's batch (its pieces, on any device, keep it)
   // Grid: one block per group of matrices (true), or only the blocks resident at once, each
   // looping over groups (false). The drivers' choice, measured (kernels/eig_smem.cu, launch()).
   bool block_per_group = false;

@@ -7,6 +7,9 @@
 //      coalesced). From kLowerPassMinN, where W is in global memory (without vectors), W is only
 //      its lower triangle, and y comes from both triangles (each element's row part in its lane,
 //      its column part summed over the warp's rows): half the traffic and half the elements.
+//      Where the lower triangles in flight exceed L2 (HBM binds the passes), the steps go in
+//      panels of kPanelNb (zlatrd, then zher2k): passes that only read, y corrected by the
+//      panel's earlier reflectors, and one rank-2 kPanelNb update a panel.
 //   2. The real symmetric tridiagonal (phase-scaled as seed 002 §3). jobz V: divide and conquer
 //      (compat/core/stedc.hpp, the CPU's code): the leaves' QL/QR one warp each, side by side; then
 //      level by level the merges side by side, each on a group of warps (roots, vectors and the
@@ -70,6 +73,7 @@ constexpr int kGemmApplyMinN = tuning::kHeevGemmApplyMinN;
 constexpr int kPassUnroll = tuning::kHeevPassUnroll;
 constexpr int kLowerPassMinN = tuning::kHeevLowerPassMinN;
 constexpr int kTiledMinN = tuning::kHeevTiledMinN;
+constexpr int kPanelNb = tuning::kHeevPanelNb;
 // Phase 2's merge products, tiled through shared memory from kTiledMinN rows (below it the core's
 // plain loop): a group of S threads computes 64 x S/4 tiles, 4 x 4 per thread, kTileK terms per
 // stage.
@@ -195,6 +199,7 @@ struct Args {
   int phases;  // 3: all; fewer stops early (benchmark hook SGPU_HEEV_PHASES: 1 reduction, 2 + D&C)
   zc* tau_g;   // jobz V by cuBLAS: the block's tau (n per block) goes here and phase 3 only prepares
   int gemm_nb;  // jobz V by cuBLAS: reflectors per pass
+  zc* wpan;     // phase 1 in panels (tridiagonalize_panels): each block's Wp, n x kPanelNb; else null
 };
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
@@ -258,7 +263,9 @@ __device__ __forceinline__ int pass_full(Mat1<zc> W, int n, int k, const zc* vp,
 // and in each the columns k+1+gc, +NC, ..., kPassUnroll at a time: their column parts go 4
 // columns at a time through the warp's tile in shared memory, where 8 lanes sum each column's 32
 // rows (4 each, then three shuffles): about a third of the instructions of a warp sum per column.
-// Slices: NC of row parts, then NR of column parts (zeroed by the caller).
+// Slices: NC of row parts, then NR of column parts (zeroed by the caller). Without Update the pass
+// only reads (tridiagonalize_panels: the update waits for the panel's end).
+template <bool Update>
 __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp, const zc* wp, const zc* vk,
                                           zc* ypart) {
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, nw = blockDim.x >> 5, m = n - k;
@@ -277,7 +284,7 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
     const int r0 = k + 1 + 32 * (B - 1 - p);
     const int r = r0 + lane;
     const bool live = r <= n;
-    const zc vpr = live ? vp[r] : zc{0.0, 0.0}, wpr = live ? wp[r] : zc{0.0, 0.0};
+    const zc vpr = Update && live ? vp[r] : zc{0.0, 0.0}, wpr = Update && live ? wp[r] : zc{0.0, 0.0};
     const zc vkr = live ? vk[r] : zc{0.0, 0.0};
     const int cend = r0 + 31 < n ? r0 + 31 : n;
     zc acc{0.0, 0.0};
@@ -293,10 +300,13 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
         const int cu = c + u * NC;
         zc p{0.0, 0.0};
         if (cu <= cend) {  // uniform over the warp
-          zc x = a[u] - (vpr * core::conj(ld(wp[cu])) + wpr * core::conj(ld(vp[cu])));
-          if (r == cu) x.im = 0.0;
+          zc x = a[u];
+          if (Update) {
+            x = x - (vpr * core::conj(ld(wp[cu])) + wpr * core::conj(ld(vp[cu])));
+            if (r == cu) x.im = 0.0;
+          }
           if (live && cu <= r) {
-            st(W(r, cu), x);
+            if (Update) st(W(r, cu), x);
             acc = acc + x * ld(vk[cu]);
           }
           if (live && cu < r) p = core::conj(x) * vkr;
@@ -328,6 +338,45 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
   return NC + NR;
 }
 
+// Step k's column entry (r, x), r >= k, in the thread that holds it: d_k, the reflector's alpha
+// (to red[30..31]), or a term of the sum of squares of x = W(k+2:n, k).
+__device__ __forceinline__ void column_entry(const Smem& s, int k, int r, zc x, double& ssq) {
+  if (r == k) {
+    s.d[k - 1] = x.re;
+  } else if (r == k + 1) {
+    s.red[30] = x.re;
+    s.red[31] = x.im;
+  } else {
+    ssq += x.re * x.re + x.im * x.im;
+  }
+}
+
+// Step k's reflector from the column's entries: one block reduction to zlarfg's norm
+// (core::znrm2's plain sum; its scaled form where that sum leaves the safe range; the reduction's
+// barriers publish column k, d_k and alpha), then zlarfg's tau and the scale inv of x. Returns beta.
+__device__ __forceinline__ double column_reflector(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n, int k,
+                                                   double ssq, zc& tk, zc& inv) {
+  ssq = t.sum(ssq);
+  const zc alpha{s.red[30], s.red[31]};
+  const Vec<zc> x = core::col(W, k + 2 <= n ? k + 2 : n, k);
+  const double xnorm = ssq >= core::kSsqMin && ssq <= core::kSsqMax ? sqrt(ssq) : core::znrm2(t, n - k - 1, x);
+  return core::zlarfg_scalars(t, n - k, alpha, x, xnorm, tk, inv);
+}
+
+// Thread 0, after the last step: d_n, then the phases.
+__device__ void finish_tridiagonal(const Smem& s, int n, double dn) {
+  s.d[n - 1] = dn;
+  // Phase scaling (seed 002 §3, core::phase_scale): T = D Tr D^H with Tr's off-diagonals |e|.
+  double p = 1.0;
+  s.ph[0] = 1.0;
+  for (int k = 1; k <= n - 1; ++k) {
+    const double b = s.er[k - 1];
+    if (b < 0.0) p = -p;
+    s.ph[k] = p;
+    s.er[k - 1] = fabs(b);
+  }
+}
+
 // W (Hermitian, n x n; both triangles, or the lower one when `lower`) -> d, |e|, tau, reflectors
 // below the subdiagonal of W; e's signs go to the phases ph (real +-1 here: zlarfg's beta is real).
 __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n, bool lower) {
@@ -338,9 +387,7 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
   bool pending = false;  // vp, wp are zero before the first step
   for (int k = 1; k <= n - 1; ++k) {
     const int m = n - k;
-    // (a) Bring column k up to date, and in the same pass take d_k, the reflector's alpha (to
-    // red[30..31]) and the sum of squares of x = W(k+2:n, k): one block reduction to zlarfg's
-    // norm (core::znrm2's plain sum; its scaled form where that sum leaves the safe range).
+    // (a) Bring column k up to date, and in the same pass take its entries (column_entry).
     double ssq = 0.0;
     for (int r = k + tid; r <= n; r += T) {
       zc x = ld(W(r, k));
@@ -349,22 +396,11 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
         if (r == k) x.im = 0.0;
         st(W(r, k), x);
       }
-      if (r == k) {
-        s.d[k - 1] = x.re;
-      } else if (r == k + 1) {
-        s.red[30] = x.re;
-        s.red[31] = x.im;
-      } else {
-        ssq += x.re * x.re + x.im * x.im;
-      }
+      column_entry(s, k, r, x, ssq);
     }
-    ssq = t.sum(ssq);  // its barriers publish column k, d_k and alpha
-    const zc alpha{s.red[30], s.red[31]};
-    const Vec<zc> x = core::col(W, k + 2 <= n ? k + 2 : n, k);
-    const double xnorm = ssq >= core::kSsqMin && ssq <= core::kSsqMax ? sqrt(ssq) : core::znrm2(t, m - 1, x);
     // (b) Its reflector: v = (1, inv x) into W and vk in one pass.
     zc tk, inv;
-    const double beta = core::zlarfg_scalars(t, m, alpha, x, xnorm, tk, inv);
+    const double beta = column_reflector(t, s, W, n, k, ssq, tk, inv);
     for (int r = k + 1 + tid; r <= n; r += T) {
       if (r == k + 1) {
         vk[r] = zc{1.0, 0.0};
@@ -384,7 +420,7 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
     }
     __syncthreads();
     // (c) One pass over the trailing matrix: A -= v w^H + w v^H (previous step), y += A v.
-    const int S = lower ? pass_lower(W, n, k, vp, wp, vk, s.ypart) : pass_full(W, n, k, vp, wp, vk, s.ypart);
+    const int S = lower ? pass_lower<true>(W, n, k, vp, wp, vk, s.ypart) : pass_full(W, n, k, vp, wp, vk, s.ypart);
     __syncthreads();
     // (d) y = tau A v; w = y - (tau/2)(y^H v) v becomes the pending update.
     zc dot{0.0, 0.0};
@@ -407,17 +443,133 @@ __device__ __noinline__ void tridiagonalize(const BlockTeam& t, const Smem& s, M
   if (tid == 0) {
     zc x = W(n, n);
     if (pending) x = x - (vp[n] * core::conj(wp[n]) + wp[n] * core::conj(vp[n]));
-    s.d[n - 1] = x.re;
-    // Phase scaling (seed 002 §3, core::phase_scale): T = D Tr D^H with Tr's off-diagonals |e|.
-    double p = 1.0;
-    s.ph[0] = 1.0;
-    for (int k = 1; k <= n - 1; ++k) {
-      const double b = s.er[k - 1];
-      if (b < 0.0) p = -p;
-      s.ph[k] = p;
-      s.er[k - 1] = fabs(b);
+    finish_tridiagonal(s, n, x.re);
+  }
+  __syncthreads();
+}
+
+// W(r, c) -= sum_{l < nbk} V(r, l) conj(Wp(c, l)) + Wp(r, l) conj(V(c, l)) for kt <= c <= r <= n
+// (zher2k, lower; V and Wp as in tridiagonalize_panels): items of 32 rows (the lanes) x kUpdCols
+// columns dealt to the warps in turn, an item's elements loaded before its nbk rank-2 steps.
+constexpr int kUpdCols = 8;
+__device__ __forceinline__ void panel_update(Mat1<zc> W, int n, int k0, int kt, int nbk, const zc* wpan) {
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+  const int B = (n - kt + 1 + 31) / 32;
+  int item = 0;
+  for (int p = 0; p < B; ++p) {
+    const int r0 = kt + 32 * p, r = r0 + lane, cend = r0 + 31 < n ? r0 + 31 : n;
+    const bool live = r <= n;
+    for (int c0 = kt; c0 <= cend; c0 += kUpdCols, ++item) {
+      if (item % nw != warp) continue;
+      zc a[kUpdCols];
+#pragma unroll
+      for (int u = 0; u < kUpdCols; ++u) {
+        const int cu = c0 + u;
+        a[u] = live && cu <= cend && cu <= r ? ld(W(r, cu)) : zc{0.0, 0.0};
+      }
+      for (int l = 0; l < nbk; ++l) {
+        const zc* wl = wpan + (int64_t)l * n - 1;  // 1-based column l of Wp
+        const zc vr = live ? ld(W(r, k0 + l)) : zc{0.0, 0.0}, wr = live ? ld(wl[r]) : zc{0.0, 0.0};
+#pragma unroll
+        for (int u = 0; u < kUpdCols; ++u) {
+          const int cu = c0 + u;
+          if (cu <= cend) a[u] = a[u] - (vr * core::conj(ld(wl[cu])) + wr * core::conj(ld(W(cu, k0 + l))));
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kUpdCols; ++u) {
+        const int cu = c0 + u;
+        if (live && cu <= cend && cu <= r) {
+          zc x = a[u];
+          if (r == cu) x.im = 0.0;
+          st(W(r, cu), x);
+        }
+      }
     }
   }
+}
+
+// Phase 1 in panels of kPanelNb steps (zlatrd, then zher2k), on W's lower triangle: within a
+// panel the passes only read the trailing matrix as it stood at the panel's start, and y is
+// corrected by the panel's earlier reflectors, y = A v - V (Wp^H v) - Wp (V^H v); the panel's
+// rank-2 jn update then reaches the trailing matrix in one read and write (panel_update). Where
+// HBM binds the passes (W beyond L2), a step's traffic falls from a read and a write to about a
+// read. V(r, l) = W(r, k0 + l) (its unit element W(k0 + l + 1, k0 + l) stored), Wp(r, l) =
+// wpan[l n + r - 1] (n x kPanelNb in global memory).
+__device__ __noinline__ void tridiagonalize_panels(const BlockTeam& t, const Smem& s, Mat1<zc> W, int n, zc* wpan) {
+  const int tid = threadIdx.x, T = blockDim.x, warp = tid >> 5, lane = tid & 31, nw = T >> 5;
+  constexpr int NB = kPanelNb;
+  zc* vk = s.vb - 1;  // 1-based: this step's v (rows k+1..n)
+  zc* u = s.wv;       // u[l] = Wp(:, l)^H v, u[NB + l] = V(:, l)^H v over the step's rows k+1..n
+  const int NR = pass_row_groups(nw), NC = nw / NR;
+  for (int k0 = 1; k0 <= n - 1; k0 += NB) {
+    const int jn = n - k0 < NB ? n - k0 : NB;  // steps in this panel
+    for (int j = 0; j < jn; ++j) {
+      const int k = k0 + j, m = n - k;
+      // (a) Column k with the panel's earlier steps applied (zlatrd's two gemv), and its entries.
+      double ssq = 0.0;
+      for (int r = k + tid; r <= n; r += T) {
+        zc x = ld(W(r, k));
+        for (int l = 0; l < j; ++l) {
+          const zc* wl = wpan + (int64_t)l * n - 1;
+          x = x - (ld(W(r, k0 + l)) * core::conj(ld(wl[k])) + ld(wl[r]) * core::conj(ld(W(k, k0 + l))));
+        }
+        if (r == k) x.im = 0.0;
+        st(W(r, k), x);
+        column_entry(s, k, r, x, ssq);
+      }
+      // (b) Its reflector v = (1, inv x) into W (the 1 included) and vk.
+      zc tk, inv;
+      const double beta = column_reflector(t, s, W, n, k, ssq, tk, inv);
+      for (int r = k + 1 + tid; r <= n; r += T) {
+        const zc y = r == k + 1 ? zc{1.0, 0.0} : inv * ld(W(r, k));
+        st(W(r, k), y);
+        vk[r] = y;
+      }
+      for (int q = tid; q < NR * m; q += T) s.ypart[NC * m + q] = zc{0.0, 0.0};
+      if (tid == 0) {
+        s.er[k - 1] = beta;
+        s.tau[k - 1] = tk;
+      }
+      __syncthreads();
+      // (c) The panel's 2j dot products, one warp each, then the pass over the trailing matrix
+      // (reads only).
+      for (int q = warp; q < 2 * j; q += nw) {
+        const int l = q < j ? q : q - j;
+        const zc* wl = wpan + (int64_t)l * n - 1;
+        double sr = 0.0, si = 0.0;
+        for (int r = k + 1 + lane; r <= n; r += 32) {
+          const zc p = core::conj(q < j ? ld(wl[r]) : ld(W(r, k0 + l))) * vk[r];
+          sr += p.re;
+          si += p.im;
+        }
+        sr = warp_sum(sr);
+        si = warp_sum(si);
+        if (lane == 0) u[q < j ? l : NB + l] = zc{sr, si};
+      }
+      const int S = pass_lower<false>(W, n, k, nullptr, nullptr, vk, s.ypart);
+      __syncthreads();
+      // (d) y = tau (A v - V u1 - Wp u2); w = y - (tau/2)(y^H v) v into Wp's column j.
+      zc* wj = wpan + (int64_t)j * n - 1;
+      zc dot{0.0, 0.0};
+      for (int r = k + 1 + tid; r <= n; r += T) {
+        zc y{0.0, 0.0};
+        for (int q = 0; q < S; ++q) y = y + s.ypart[q * m + (r - k - 1)];
+        for (int l = 0; l < j; ++l) y = y - (ld(W(r, k0 + l)) * u[l] + ld(wpan[(int64_t)l * n + r - 1]) * u[NB + l]);
+        y = tk * y;
+        wj[r] = y;
+        dot = dot + core::conj(y) * vk[r];
+      }
+      t.sum2(dot.re, dot.im);
+      const zc alph = (-0.5) * (tk * dot);
+      for (int r = k + 1 + tid; r <= n; r += T) st(wj[r], wj[r] + alph * vk[r]);
+      __syncthreads();
+    }
+    // The panel's update of the trailing matrix, rows and columns k0 + jn .. n.
+    panel_update(W, n, k0, k0 + jn, jn, wpan);
+    __syncthreads();
+  }
+  if (tid == 0) finish_tridiagonal(s, n, W(n, n).re);
   __syncthreads();
 }
 
@@ -719,7 +871,8 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   for (int i = tid; i < n; i += T) s.va[i] = s.wv[i] = zc{0.0, 0.0};
   __syncthreads();
 
-  tridiagonalize(t, s, W, n, a.lower_pass);
+  if (a.wpan) tridiagonalize_panels(t, s, W, n, a.wpan + b * (int64_t)n * kPanelNb);
+  else tridiagonalize(t, s, W, n, a.lower_pass);
   const Vec1<double> d{s.d, 1}, er{s.er, 1};
   int info = 0;
   if (a.phases <= 1) {
@@ -853,6 +1006,16 @@ static int lower_pass_min_n() {
   return v;
 }
 
+// Phase 1 in panels (tridiagonalize_panels): 1 wherever the lower pass runs, 0 never, -1 by the
+// rule in shape_of (the developer setting SGPU_HEEV_PANELS=on|off forces it).
+static int panel_mode() {
+  static const int v = [] {
+    const char* e = dev::setting("SGPU_HEEV_PANELS");
+    return e && !std::strcmp(e, "on") ? 1 : e && !std::strcmp(e, "off") ? 0 : -1;
+  }();
+  return v;
+}
+
 bool serves(int n) {
   // The developer setting SGPU_HEEV_BLOCK_MIN_N moves the threshold (the block path against the
   // team path at the orders where they meet).
@@ -875,13 +1038,15 @@ namespace {
 struct Shape {
   int T = 0, tiles = 0, nbg = 0;
   bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false;
-  size_t shmem = 0, wg = 0, zg = 0, dcb = 0, gb = 0, per = 1;
+  size_t shmem = 0, wg = 0, zg = 0, dcb = 0, pb = 0, gb = 0, per = 1;
 };
 
-int shape_of(bool wantz, int n, Shape& sh) {
-  int dev = 0, optin = 0;
+int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
+  int dev = 0, optin = 0, sms = 0, l2 = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) != cudaSuccess)
     return SGPU_ERR_DEVICE;
   // Shared memory first for W (phase 1 reads and writes it n times), then for Z, then for the
   // merges' vectors (their bookkeeping and secular equations are chains of dependent loads). With
@@ -919,15 +1084,23 @@ int shape_of(bool wantz, int n, Shape& sh) {
   sh.gemm = wantz && !sh.w_shared && heev_phases() >= 3 && n >= gemm_apply_min_n() && cublas::api();
   sh.nbg = gemm_nb();
   sh.gb = sh.gemm ? sizeof(zc) * ((size_t)n + (size_t)sh.nbg * sh.nbg + 2 * (size_t)sh.nbg * n) : 0;
-  sh.per = std::max<size_t>(sh.wg + sh.zg + sh.dcb + sh.gb, 1);
+  // Phase 1 in panels where the lower pass runs, if the lower triangles of the matrices in flight
+  // (two blocks an SM) exceed L2: then HBM binds the passes, and panels nearly halve their
+  // traffic; in L2 the panels' extra work costs more than it saves. By n and the call's batch
+  // only: the same with and without vectors.
+  const int64_t in_flight = std::min<int64_t>(call_batch, (int64_t)sms * per_sm);
+  const bool beyond_l2 = (double)in_flight * 8.0 * n * n > (double)l2;
+  const bool panels = sh.lower_pass && (panel_mode() == 1 || (panel_mode() < 0 && beyond_l2));
+  sh.pb = panels ? sizeof(zc) * (size_t)n * kPanelNb : 0;
+  sh.per = std::max<size_t>(sh.wg + sh.zg + sh.dcb + sh.pb + sh.gb, 1);
   return 0;
 }
 
 }  // namespace
 
-int64_t workspace_per_matrix(bool wantz, int n) {
+int64_t workspace_per_matrix(bool wantz, int n, int64_t call_batch) {
   Shape sh;
-  return shape_of(wantz, n, sh) ? 0 : (int64_t)sh.per;
+  return shape_of(wantz, n, call_batch, sh) ? 0 : (int64_t)sh.per;
 }
 
 void workspace_trim(Workspace* ws, size_t max_bytes) {
@@ -935,13 +1108,13 @@ void workspace_trim(Workspace* ws, size_t max_bytes) {
 }
 
 int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
-            double* w, int64_t strideW, int* info, int64_t batch, size_t max_ws) {
+            double* w, int64_t strideW, int* info, int64_t batch, int64_t call_batch, size_t max_ws) {
   Shape sh;
-  if (int e = shape_of(wantz, n, sh)) return e;
+  if (int e = shape_of(wantz, n, call_batch, sh)) return e;
   auto kernel = sh.T == kThreadsSmall ? k_heev_block<kThreadsSmall> : k_heev_block<kThreads>;
   if (smem_slots::allow_max_smem(kernel) != 0) return SGPU_ERR_DEVICE;
   const int phases = heev_phases();
-  const size_t per = sh.per, wg = sh.wg, zg = sh.zg, dcb = sh.dcb, shmem = sh.shmem;
+  const size_t per = sh.per, wg = sh.wg, zg = sh.zg, dcb = sh.dcb, pb = sh.pb, shmem = sh.shmem;
   const bool gemm = sh.gemm, w_shared = sh.w_shared;
   const int nbg = sh.nbg, tiles = sh.tiles;
   const bool dc_shared = sh.dc_shared;
@@ -976,14 +1149,18 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     args.w = w + b0 * strideW;
     args.sW = strideW;
     args.info = info + b0;
-    args.Wg = w_shared ? nullptr : reinterpret_cast<zc*>(base_ws);
-    args.Zg = zg ? reinterpret_cast<double*>(base_ws + wg * (size_t)nb) : nullptr;
-    args.dc = dcb ? reinterpret_cast<double*>(base_ws + (wg + zg) * (size_t)nb) : nullptr;
+    // Each matrix's Wp, W, Z, divide and conquer's buffers, the cuBLAS operands: each region
+    // after the 16-byte ones (Wp, W: read as double2).
+    args.wpan = pb ? reinterpret_cast<zc*>(base_ws) : nullptr;
+    char* wbase = base_ws + pb * (size_t)nb;
+    args.Wg = w_shared ? nullptr : reinterpret_cast<zc*>(wbase);
+    args.Zg = zg ? reinterpret_cast<double*>(wbase + wg * (size_t)nb) : nullptr;
+    args.dc = dcb ? reinterpret_cast<double*>(wbase + (wg + zg) * (size_t)nb) : nullptr;
     args.phases = phases;
     args.tiles = tiles;
     args.dc_shared = dc_shared;
     args.lower_pass = lower_pass;
-    char* gbase = base_ws + (wg + zg + dcb) * (size_t)nb;  // tau, S, Y, Y2 of the chunk's matrices
+    char* gbase = wbase + (wg + zg + dcb) * (size_t)nb;  // tau, S, Y, Y2 of the chunk's matrices
     zc* tau_g = reinterpret_cast<zc*>(gbase);
     zc* S = tau_g + (size_t)n * nb;
     zc* Y = S + (size_t)nbg * nbg * nb;

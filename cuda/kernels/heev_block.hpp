@@ -23,17 +23,21 @@ struct Workspace;
 Workspace* workspace_new();  // nullptr when out of host memory
 void workspace_delete(Workspace* ws);
 
-// Device workspace bytes one matrix of order n takes (on the current device); 0 on a CUDA error.
-int64_t workspace_per_matrix(bool wantz, int n);
+// Device workspace bytes one matrix of order n takes (on the current device) in a call of
+// call_batch matrices (as enqueue); 0 on a CUDA error.
+int64_t workspace_per_matrix(bool wantz, int n, int64_t call_batch);
 // Frees ws's device buffer when it holds more than max_bytes (its stream must be idle).
 void workspace_trim(Workspace* ws, size_t max_bytes);
 
 // Enqueues the whole batch (device pointers) on stream st with workspace ws, grown as needed
 // (asynchronous; per-matrix info written on the device). ws stays in use until st passes this
 // point; a launch that must grow it waits for st first. max_ws (0: none) bounds the workspace:
-// the batch goes in chunks that fit, SGPU_ERR_DEVICE_ALLOC when one matrix does not. 0 or SGPU_ERR_*.
+// the batch goes in chunks that fit, SGPU_ERR_DEVICE_ALLOC when one matrix does not. call_batch:
+// the whole call's matrices, of which this batch may be a piece (the reduction's
+// form depends on it, and must not depend on the piece: eigenvalues bitwise the same with and
+// without vectors, whose calls are cut differently). 0 or SGPU_ERR_*.
 int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
-            double* w, int64_t strideW, int* info, int64_t batch, size_t max_ws);
+            double* w, int64_t strideW, int* info, int64_t batch, int64_t call_batch, size_t max_ws);
 
 }  // namespace heev_block
 }  // namespace gpu
