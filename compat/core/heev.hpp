@@ -72,6 +72,33 @@ SGPU_HD double heev_scale(double anrm) {
   return 1.0;
 }
 
+// The QL/QR chain (dsteqr; wantz: its rotations into Q in place in a) on d and er, with every
+// member of the team on its own copy of them (interleaved at work + 10 n, so a team's copies share
+// no bank), the leader alone storing the rotations, and the leader alone handing d back: the
+// members never write a shared scalar. Returns steqr's info.
+template <class Team>
+SGPU_HD int heev_chain(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<double> er, Mat1<zc> a,
+                       Vec1<double> cw, Vec1<double> sw, double* work) {
+  const int p = t.step(), rank = t.first(0);
+  Vec1<double> dm = d, em = er;
+  if (p > 1) {
+    dm = Vec1<double>{work + 10 * (int64_t)n + rank, p};
+    em = Vec1<double>{work + 10 * (int64_t)n + (int64_t)n * p + rank, p};
+    for (int i = 1; i <= n; ++i) {
+      dm[i] = d[i];
+      em[i] = i < n ? er[i] : 0.0;
+    }
+    t.sync();  // every member has its copy before the leader hands d back
+  }
+  const int info = steqr(t, wantz, n, dm, em, wantz ? n : 0, a, cw, sw, true);
+  if (p > 1) {
+    if (t.leader())
+      for (int i = 1; i <= n; ++i) d[i] = dm[i];
+    t.sync();
+  }
+  return info;
+}
+
 // Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
 // eigenvalues, unordered, in that case; with divide and conquer i is the failing leaf's row and
 // w is not meaningful). With inverse iteration, i > 0 is the number of eigenvectors whose iteration
@@ -245,22 +272,7 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
     // copies share no bank), the leader alone stores the rotations, and it hands d back.
     ungtr_inplace(t, n, a, tau);
     phase_scale(t, n, e, er, y, true, n, a);
-    const int p = t.step(), rank = t.first(0);
-    Vec1<double> dm = d, em = er;
-    if (p > 1) {
-      dm = Vec1<double>{work + 10 * (int64_t)n + rank, p};
-      em = Vec1<double>{work + 10 * (int64_t)n + (int64_t)n * p + rank, p};
-      for (int i = 1; i <= n; ++i) {
-        dm[i] = d[i];
-        em[i] = i < n ? er[i] : 0.0;
-      }
-    }
-    info = steqr(t, true, n, dm, em, n, a, cw, sw, true);
-    if (p > 1) {
-      if (t.leader())
-        for (int i = 1; i <= n; ++i) d[i] = dm[i];
-      t.sync();
-    }
+    info = heev_chain(t, true, n, d, er, a, cw, sw, work);
   } else {
     // Values only, by the method whose values the call with vectors returns at this order, so that
     // the two agree bitwise: the QL/QR chain without its rotations (below dc_from), dstebz's
@@ -269,29 +281,14 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
     // divisions a step, run by one lane while the team's other lanes idle and the warp's other
     // teams, on other matrices, diverge from it; docs/tuning.md, "zheev, small orders").
     phase_scale(t, n, e, er, y, false, n, a);
-    const int p = t.step(), rank = t.first(0);
+    const int p = t.step();
     if (dc_from == kHeevInverse) {
       const Vec1<int> order{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1};
       stebz(t, n, d, er, cw, order);
       for (int i = t.first(1); i <= n; i += p) d[i] = cw[order[i]];
       t.sync();
     } else if (n < dc_from) {
-      Vec1<double> dm = d, em = er;
-      if (p > 1) {  // every member on its own copy, as the chain with vectors
-        dm = Vec1<double>{work + 10 * (int64_t)n + rank, p};
-        em = Vec1<double>{work + 10 * (int64_t)n + (int64_t)n * p + rank, p};
-        for (int i = 1; i <= n; ++i) {
-          dm[i] = d[i];
-          em[i] = i < n ? er[i] : 0.0;
-        }
-        t.sync();  // every member has its copy before the leader hands d back
-      }
-      info = steqr(t, false, n, dm, em, 0, a, cw, sw);
-      if (p > 1) {
-        if (t.leader())
-          for (int i = 1; i <= n; ++i) d[i] = dm[i];
-        t.sync();
-      }
+      info = heev_chain(t, false, n, d, er, a, cw, sw, work);
     } else if (p == 1) {
       info = sterf(t, n, d, er);
     } else {
