@@ -559,29 +559,30 @@ __global__ void __launch_bounds__(kThreads) k_stage2(const cz* A, int n, int64_t
 
 // ---- the back-transformation of stage 2 ---------------------------------------------------------
 // X = Q2 Z (Z = I here), Q2 = H(0, 0) H(0, 1) ... H(n - 3, last) in the order stage 2 made them:
-// one block per kCw columns of X (all n rows in shared memory, row-major). The reflectors are
+// one block per CW columns of X (all n rows in shared memory, row-major). The reflectors are
 // applied last first, in time steps between block barriers (Q2Order): sweep i's step k (rows
 // i + 1 + k NB, NB of them) at time 2 (n - 3 - i) + (steps(i) - 1 - k), which puts every H(i, k)
 // after the H(i + 1, k) and H(i + 1, k - 1) it overlaps; the reflectors of one time step act on
-// disjoint rows, a warp each (lanes: kCw columns x 32 / kCw row groups). A time step's reflectors,
+// disjoint rows, a warp each (lanes: CW columns x 32 / CW row groups). A time step's reflectors,
 // side by side in memory, are loaded into shared memory during the time step before.
+// kCw: the columns of the narrowest slab (n a multiple of it).
 constexpr int kCw = 8;
 
-template <int NB>
+template <int NB, int CW>
 __global__ void __launch_bounds__(kThreads) k_q2(const cz* refl, const cz* rtau, int n, int64_t batch, cz* X) {
   extern __shared__ cz xs[];
-  constexpr int RG = 32 / kCw;
+  constexpr int RG = 32 / CW;
   const Q2Order<NB> ord(n);
-  cz* vb = xs + n * kCw;             // [2][maxa NB]
+  cz* vb = xs + n * CW;             // [2][maxa NB]
   cz* tb = vb + 2 * ord.maxa * NB;   // [2][maxa]
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, col = lane % kCw, rg = lane / kCw;
-  const int slabs = n / kCw, per = ord.maxa * (NB + 1);
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, col = lane % CW, rg = lane / CW;
+  const int slabs = n / CW, per = ord.maxa * (NB + 1);
   for (int64_t job = blockIdx.x; job < batch * slabs; job += gridDim.x) {
     const int64_t b = job / slabs;
-    const int c0 = (int)(job % slabs) * kCw;
+    const int c0 = (int)(job % slabs) * CW;
     const cz* rb = refl + b * ord.slots() * NB;
     const cz* tbg = rtau + b * ord.slots();
-    for (int x = tid; x < n * kCw; x += kThreads) xs[x] = mk(x / kCw == c0 + x % kCw ? 1.0 : 0.0);
+    for (int x = tid; x < n * CW; x += kThreads) xs[x] = mk(x / CW == c0 + x % CW ? 1.0 : 0.0);
     // Time step t's reflectors (maxa NB elements and maxa taus) into buffer t % 2.
     cz pre[3];
     auto fetch = [&](int t) {
@@ -616,15 +617,15 @@ __global__ void __launch_bounds__(kThreads) k_q2(const cz* refl, const cz* rtau,
         const cz* v = vb + (t & 1) * ord.maxa * NB + pos * NB;
         const cz tau = tb[(t & 1) * ord.maxa + pos];
         cz w = mk(0);
-        for (int l = rg; l < L; l += RG) w += cj(v[l]) * xs[(p + l) * kCw + col];
-        for (int o = kCw; o < 32; o <<= 1) w += shx(w, o);
+        for (int l = rg; l < L; l += RG) w += cj(v[l]) * xs[(p + l) * CW + col];
+        for (int o = CW; o < 32; o <<= 1) w += shx(w, o);
         const cz f = tau * w;
-        for (int l = rg; l < L; l += RG) xs[(p + l) * kCw + col] -= v[l] * f;
+        for (int l = rg; l < L; l += RG) xs[(p + l) * CW + col] -= v[l] * f;
       }
       stash(t + 1);
       __syncthreads();
     }
-    for (int x = tid; x < n * kCw; x += kThreads) X[b * n * n + (int64_t)(c0 + x % kCw) * n + x / kCw] = xs[x];
+    for (int x = tid; x < n * CW; x += kThreads) X[b * n * n + (int64_t)(c0 + x % CW) * n + x / CW] = xs[x];
     __syncthreads();
   }
 }
@@ -637,6 +638,38 @@ struct Bufs {
   double *d, *e;
   cz *ec, *refl, *rtau, *X;
 };
+
+template <int NB>
+size_t q2_bytes(int n, int cw) {
+  const Q2Order<NB> ord(n);
+  return sizeof(cz) * ((size_t)n * cw + 2 * ord.maxa * (NB + 1));
+}
+
+// Best time of k_q2 with CW columns a block over the reflectors stage 2 left (-1: its shared
+// memory does not fit).
+template <int NB, int CW>
+double time_q2(int n, int64_t batch, int reps, const Bufs& bf, cudaEvent_t ev[3]) {
+  int optin = 0, sms = 0, per = 0;
+  CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const size_t bytes = q2_bytes<NB>(n, CW);
+  if (bytes > (size_t)optin || n % CW) return -1;
+  CK(cudaFuncSetAttribute(k_q2<NB, CW>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_q2<NB, CW>, kThreads, bytes));
+  const unsigned g = (unsigned)std::min<int64_t>(batch * (n / CW), (int64_t)sms * per * 8);
+  float best = 1e30f;
+  for (int r = 0; r < reps; ++r) {
+    CK(cudaEventRecord(ev[0]));
+    k_q2<NB, CW><<<g, kThreads, bytes>>>(bf.refl, bf.rtau, n, batch, bf.X);
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(ev[1]));
+    CK(cudaEventSynchronize(ev[1]));
+    float a = 0;
+    CK(cudaEventElapsedTime(&a, ev[0], ev[1]));
+    best = std::min(best, a);
+  }
+  return best;
+}
 
 // max |B X - X T| / (n eps max |B|) for one matrix: B the band (lower, width NB, column-major n x n
 // storage of stage 1's output), X = Q2, T the tridiagonal (d, complex e below the diagonal).
@@ -669,7 +702,7 @@ double q2_residual(int n, int NB, const std::vector<cz>& band, const std::vector
 template <int NB, int MB>
 bool run(int n, int64_t batch, int reps, const Bufs& bf, const std::vector<cz>& host, cudaEvent_t ev[3]) {
   const Q2Order<NB> ord(n);
-  const size_t band = sizeof(cz) * (size_t)n * 2 * NB, q2b = sizeof(cz) * ((size_t)n * kCw + 2 * ord.maxa * (NB + 1));
+  const size_t band = sizeof(cz) * (size_t)n * 2 * NB, q2b = q2_bytes<NB>(n, kCw);
   int optin = 0;
   CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
   if (band + sizeof(cz) * kWarps * 3 * NB + 64 * kWarps > (size_t)optin) return false;
@@ -677,12 +710,12 @@ bool run(int n, int64_t batch, int reps, const Bufs& bf, const std::vector<cz>& 
   if (s1b + 16 * 1024 > (size_t)optin) return false;
   CK(cudaFuncSetAttribute(k_stage1<NB, MB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s1b));
   CK(cudaFuncSetAttribute(k_stage2<NB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)band));
-  CK(cudaFuncSetAttribute(k_q2<NB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)q2b));
+  CK(cudaFuncSetAttribute(k_q2<NB, kCw>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)q2b));
   int per1 = 0, per2 = 0, per3 = 0, sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per1, k_stage1<NB, MB>, kThreads, s1b));
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per2, k_stage2<NB>, kThreads, band));
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per3, k_q2<NB>, kThreads, q2b));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per3, k_q2<NB, kCw>, kThreads, q2b));
   const unsigned g = (unsigned)std::min<int64_t>(batch, 1 << 30);
   const unsigned g3 = (unsigned)std::min<int64_t>(batch * (n / kCw), (int64_t)sms * per3 * 8);
   auto stage1 = [&] {
@@ -694,7 +727,7 @@ bool run(int n, int64_t batch, int reps, const Bufs& bf, const std::vector<cz>& 
     CK(cudaGetLastError());
   };
   auto q2 = [&] {
-    k_q2<NB><<<g3, kThreads, q2b>>>(bf.refl, bf.rtau, n, batch, bf.X);
+    k_q2<NB, kCw><<<g3, kThreads, q2b>>>(bf.refl, bf.rtau, n, batch, bf.X);
     CK(cudaGetLastError());
   };
   std::vector<float> t1, t2, t3;
@@ -717,6 +750,7 @@ bool run(int n, int64_t batch, int reps, const Bufs& bf, const std::vector<cz>& 
     CK(cudaEventElapsedTime(&a, ev[0], ev[1]));
     t3.push_back(a);
   }
+  const double q2w16 = time_q2<NB, 16>(n, batch, reps, bf, ev), q2w32 = time_q2<NB, 32>(n, batch, reps, bf, ev);
   unsigned long long prof[8];
   CK(cudaMemcpyFromSymbol(prof, g_prof, sizeof prof));
   int khz = 0;
@@ -756,9 +790,9 @@ bool run(int n, int64_t batch, int reps, const Bufs& bf, const std::vector<cz>& 
   CK(cudaMemcpy(hd0.data(), bf.d, sizeof(double) * n, cudaMemcpyDeviceToHost));
   CK(cudaMemcpy(hec.data(), bf.ec, sizeof(cz) * n, cudaMemcpyDeviceToHost));
   const double q2r = q2_residual(n, NB, hb, hx, hd0, hec);
-  std::printf("| %4d | %6lld | %2d/%d | %8.3f | %8.3f | %8.3f | %8.3f | %d, %d, %d | %.3g | %8.3f | %.3g |\n", n,
-              (long long)batch, NB, MB, t1[0], t2[0], t1[0] + t2[0], t1[t1.size() / 2] + t2[t2.size() / 2], per1, per2,
-              per3, worst, t3[0], q2r);
+  std::printf("| %4d | %6lld | %2d/%d | %8.3f | %8.3f | %8.3f | %8.3f | %d, %d, %d | %.3g | %8.3f, %8.3f, %8.3f | %.3g |\n",
+              n, (long long)batch, NB, MB, t1[0], t2[0], t1[0] + t2[0], t1[t1.size() / 2] + t2[t2.size() / 2], per1, per2,
+              per3, worst, t3[0], q2w16, q2w32, q2r);
   return true;
 }
 
@@ -805,7 +839,7 @@ int main(int argc, char** argv) {
   const Bufs bf{A0, A, work, d, e, ec, refl, rtau, X};
   cudaEvent_t ev[3];
   for (auto& x : ev) CK(cudaEventCreate(&x));
-  std::printf("| n | batch | NB/MB | stage 1 ms | stage 2 ms | sum (best) | sum (median) | blocks/SM 1, 2, Q2 | eig ratio | Q2 ms | Q2 ratio |\n");
+  std::printf("| n | batch | NB/MB | stage 1 ms | stage 2 ms | sum (best) | sum (median) | blocks/SM 1, 2, Q2 | eig ratio | Q2 ms, 8 / 16 / 32 columns a block | Q2 ratio (8) |\n");
   run<8, 1>(n, batch, reps, bf, host, ev);
   run<8, 2>(n, batch, reps, bf, host, ev);
   if (!run<16, 1>(n, batch, reps, bf, host, ev)) std::printf("| %4d | NB 16: does not fit |\n", n);
