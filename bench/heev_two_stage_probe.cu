@@ -207,10 +207,10 @@ struct TileWalk {
   }
 };
 
-// Per matrix in global workspace: V (n x NB row-major), for the second use after U took its place.
 // Cycles block 0 spends in each part of stage 1 (panel QR, T and U, the product, Y, the update).
 __device__ unsigned long long g_prof[8];
 
+// Per matrix in global workspace: V (n x NB row-major), for the second use after U took its place.
 // MB: blocks an SM the registers must allow (1: up to 255 registers a thread; 2: 128).
 template <int NB, int MB>
 __global__ void __launch_bounds__(kThreads, MB) k_stage1(cz* A, int n, int64_t batch, cz* work) {
