@@ -155,6 +155,10 @@ constexpr int kHeevLowerPassMinN = 100;  // 127 N 38.3 -> 23.5 ms, V 55.9 -> 49.
 // 109.4; 953 x 256 N 43.8 -> 38.2; 1562 x 200 N 35.0 -> 31.0; 2441 x 160 N 29.4 -> 28.7; in L2 they
 // lose: 15 x 512 N 29.8 -> 39.6, 61 x 256 N 5.4 -> 6.6, 3814 x 128 N 23.6 -> 26.5. [SGPU_HEEV_PANELS]
 constexpr int kHeevPanelNb = 8;  // 16: the same at 512, 4% slower at 256
+// Phase 2 as zheevx (dstebz's bisection by blocks, then dstein's inverse iteration, a cluster a
+// thread) up to this order, with and without vectors; above it bisection, then divide and conquer
+// for the vectors. [SGPU_HEEV_TRIDIAG]
+constexpr int kHeevSteinMaxN = 0;
 // Phase 2 (divide and conquer): merge products tiled through shared memory from this many rows
 // (the plain loop took 70% of the top merge at n = 512).
 constexpr int kHeevTiledMinN = 64;

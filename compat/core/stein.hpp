@@ -225,8 +225,9 @@ struct SteinWalk {
 // an off-diagonal is negligible, each block's eigenvalues found by bisection (bisect_all) into w at
 // the block's rows, ascending within the block; order gets the permutation that sorts w (the i-th
 // smallest eigenvalue is w[order[i]]; stable: ties keep their block order). Finite input assumed,
-// scaled as bisect_all needs.
-template <class Team>
+// scaled as bisect_all needs. K: eigenvalues a member narrows side by side (bisect_all's K; the
+// values do not depend on it).
+template <int K = 2, class Team>
 SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Vec1<int> order) {
   // Block by block (every member walks the same splits).
   for (int b1 = 1, bn; b1 <= n; b1 = bn + 1) {
@@ -235,7 +236,7 @@ SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<do
     if (bn == b1) {
       if (t.leader()) w[b1] = d[b1];
     } else {
-      bisect_all<2>(t, bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, Vec1<double>{&w[b1], w.s});
+      bisect_all<K>(t, bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, Vec1<double>{&w[b1], w.s});
     }
   }
   t.sync();
@@ -257,12 +258,12 @@ SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<do
 // every member's SteinScratch, interleaved (element k of member m at scratch[(k - 1) p + m]),
 // stein_member_work(n) * p doubles. Returns the number of eigenvectors whose iteration did not
 // reach its norm (dstein's info); each is still stored. Finite input assumed, scaled as bisect_all
-// needs.
-template <class Team>
+// needs. K as stebz's.
+template <int K = 2, class Team>
 SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
                         Vec1<int> order, double* scratch) {
   const int p = t.step(), rank = t.first(0);
-  stebz(t, n, d, e, w, order);
+  stebz<K>(t, n, d, e, w, order);
   // Vectors. Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
   // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
   // order, to find its cluster; the walk is O(n) in all).

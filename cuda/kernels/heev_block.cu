@@ -192,7 +192,8 @@ struct Args {
   int* info;
   zc* Wg;      // n x n working copy per block (ld n) when it does not fit in shared memory, else null
   double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
-  double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints)
+  double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints), or stein's
+  int64_t dc_per;  // doubles of dc per block
   int tiles;   // jobz V: shared doubles for phase 2 (tiles_doubles, + merge_vectors_doubles if dc_shared)
   bool dc_shared;  // jobz V: the merges' vectors in shared memory
   bool lower_pass;  // phase 1 on W's lower triangle (pass_lower), else on both (pass_full)
@@ -200,6 +201,8 @@ struct Args {
   zc* tau_g;   // jobz V by cuBLAS: the block's tau (n per block) goes here and phase 3 only prepares
   int gemm_nb;  // jobz V by cuBLAS: reflectors per pass
   zc* wpan;     // phase 1 in panels (tridiagonalize_panels): each block's Wp, n x kPanelNb; else null
+  bool stein;   // phase 2 as zheevx (stebz, then stein's inverse iteration; a.dc its scratch), else
+                // bisection and divide and conquer
 };
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
@@ -735,11 +738,20 @@ __device__ __forceinline__ void apply_column(const double2* V2, const zc* Ts, zc
 // Reflector i (i = 1..n-1) is H(i) = I - tau_i v v^H with v = (1, W(i+2:n, i)) on rows i+1..n, and
 // Q = H(1) H(2) ... H(n-1). X starts as D Z (D = diag(ph)); passes from the last reflectors to the
 // first apply H(i0) ... H(i1) = I - V T V^H (T upper triangular: zlarft, forward, columnwise).
-__device__ __noinline__ void apply_q(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<zc> X, int n) {
+// Column c of X is the eigenvector of the c-th smallest eigenvalue: Z's column ord[c - 1] where
+// ord is given (phase 2 by inverse iteration, whose columns follow T's blocks), else column c.
+__device__ inline void start_x(const Smem& s, Mat1<double> z, const int* ord, Mat1<zc> X, int n) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  for (int c = 1 + warp; c <= n; c += nw) {
+    const int zc_ = ord ? ord[c - 1] : c;
+    for (int r = 1 + lane; r <= n; r += 32) X(r, c) = zc{s.ph[r - 1] * z(r, zc_), 0.0};
+  }
+}
+
+__device__ __noinline__ void apply_q(const Smem& s, Mat1<zc> W, Mat1<double> z, const int* ord, Mat1<zc> X, int n) {
   const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
   constexpr int NB = kApplyNb;
-  for (int c = 1 + warp; c <= n; c += nw)
-    for (int r = 1 + lane; r <= n; r += 32) X(r, c) = zc{s.ph[r - 1] * z(r, c), 0.0};
+  start_x(s, z, ord, X, n);
   zc* Vs = s.apply;           // m x NB: V(rr, j) at Vs[rr + j * m], row i0 + 1 + rr
   zc* Ts = s.apply + (n - 1) * NB;  // T(j, k) at Ts[j + k * NB]
   for (int i1 = n - 1; i1 >= 1; i1 -= NB) {
@@ -792,11 +804,10 @@ __device__ __noinline__ void apply_q(const Smem& s, Mat1<zc> W, Mat1<double> z, 
 // lies (zeros above the unit diagonal, rows i0+1.. of columns i0..i1, passes of kGemmNb from the
 // last reflector as apply_q_gemm takes them), and tau to global memory. W's diagonal and upper
 // part are free after phase 1 (d and e are in shared memory).
-__device__ __noinline__ void prepare_gemm_apply(const Smem& s, Mat1<zc> W, Mat1<double> z, Mat1<zc> X, int n,
-                                                zc* tau_g, int nbg) {
+__device__ __noinline__ void prepare_gemm_apply(const Smem& s, Mat1<zc> W, Mat1<double> z, const int* ord, Mat1<zc> X,
+                                                int n, zc* tau_g, int nbg) {
   const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
-  for (int c = 1 + warp; c <= n; c += nw)
-    for (int r = 1 + lane; r <= n; r += 32) X(r, c) = zc{s.ph[r - 1] * z(r, c), 0.0};
+  start_x(s, z, ord, X, n);
   for (int i = 1 + warp; i <= n - 1; i += nw) {
     const int i1 = n - 1 - (n - 1 - i) / nbg * nbg, i0 = i1 - nbg + 1 > 1 ? i1 - nbg + 1 : 1;
     for (int r = i0 + 1 + lane; r <= i + 1; r += 32) W(r, i) = r == i + 1 ? zc{1.0, 0.0} : zc{0.0, 0.0};
@@ -820,6 +831,34 @@ __global__ void __launch_bounds__(kGemmMaxNb) k_larft(zc* S, int64_t sS, int nbg
     if (r < k) t[r + j * nbg] = r < j ? (-1.0) * (tau[j] * acc) : r == j ? tau[j] : zc{0.0, 0.0};
     __syncthreads();
   }
+}
+
+// ---- phase 2 as zheevx ----------------------------------------------------------------------------
+
+// T split where dstebz splits it, each block's eigenvalues by bisection (ascending within a block;
+// order sorts them) and, with vectors, each eigenvector by inverse iteration on its block, a
+// cluster a thread (Z's columns in the blocks' order; scratch: stein_member_work(n) doubles a
+// thread). The sorted eigenvalues, unscaled by sigma, go to w now (phase 3 overlays the scratch
+// region where they were found), and the order to er's room (free once stein has read T), ints.
+// Returns stebz_stein's count of vectors that did not converge.
+__device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s, int n, bool wantz, Mat1<double> z,
+                                              double* scratch, double sigma, double* w) {
+  const Vec1<double> d{s.d, 1}, er{s.er, 1};
+  double* wu = reinterpret_cast<double*>(s.va);
+  const Vec1<int> order{reinterpret_cast<int*>(wu + n), 1};
+  int info = 0;
+  // One eigenvalue a thread at a time (K = 1): the block's threads (128 up to n = 64, then 256)
+  // are about as many as the eigenvalues, and a second one side by side would be a dead count.
+  if (wantz) info = core::stebz_stein<1>(t, n, d, er, Vec1<double>{wu, 1}, z, order, scratch);
+  else core::stebz<1>(t, n, d, er, Vec1<double>{wu, 1}, order);
+  int* ord = reinterpret_cast<int*>(s.er);
+  for (int i = 1 + (int)threadIdx.x; i <= n; i += (int)blockDim.x) {
+    const double x = wu[order[i] - 1];
+    w[i - 1] = sigma != 1.0 ? x / sigma : x;
+    ord[i - 1] = order[i];
+  }
+  __syncthreads();
+  return info;
 }
 
 // ---- the kernel ------------------------------------------------------------------------------------
@@ -877,6 +916,21 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   int info = 0;
   if (a.phases <= 1) {
     // (benchmark hook: stop after the reduction)
+  } else if (a.stein) {
+    // As zheevx: T split where dstebz splits it, each block's eigenvalues by bisection (into wu,
+    // ascending within a block; order sorts them) and, with vectors, each eigenvector by inverse
+    // iteration on its block, a cluster a thread (Z's columns in wu's order). The sorted values go
+    // out now: phase 3 overlays the scratch region; order moves to er's room (free once stein
+    // has read T).
+    Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
+    info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w);
+    const int* ord = reinterpret_cast<const int*>(s.er);
+    if (a.wantz && a.phases >= 3) {
+      if (a.tau_g) prepare_gemm_apply(s, W, z, ord, A, n, a.tau_g + b * n, a.gemm_nb);
+      else apply_q(s, W, z, ord, A, n);
+    }
+    if (tid == 0) a.info[b] = info;
+    return;
   } else if (!a.wantz) {
     // Values only: bisection, one eigenvalue per thread (core/bisect.hpp), into ph's space.
     core::bisect_all(t, n, d, er, Vec1<double>{s.ph, 1});
@@ -885,11 +939,11 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     // before divide and conquer overwrites d and e; its own values differ in the last bits.
     core::bisect_all(t, n, d, er, Vec1<double>{w, 1});
     Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
-    double* dw = a.dc + b * dc_doubles(n);
+    double* dw = a.dc + b * a.dc_per;
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
     if (a.phases >= 3) {
-      if (a.tau_g) prepare_gemm_apply(s, W, z, A, n, a.tau_g + b * n, a.gemm_nb);
-      else apply_q(s, W, z, A, n);
+      if (a.tau_g) prepare_gemm_apply(s, W, z, nullptr, A, n, a.tau_g + b * n, a.gemm_nb);
+      else apply_q(s, W, z, nullptr, A, n);
     }
   }
   // Eigenvalues, unscaled (every one: bisection does not fail).
@@ -1016,6 +1070,18 @@ static int panel_mode() {
   return v;
 }
 
+// Phase 2 as zheevx (inverse iteration) up to this order, else bisection and divide and conquer
+// (the developer setting SGPU_HEEV_TRIDIAG=stein|dc forces one everywhere).
+static int stein_max_n() {
+  static const int v = [] {
+    const char* e = dev::setting("SGPU_HEEV_TRIDIAG");
+    if (e && !std::strcmp(e, "stein")) return kMaxN;
+    if (e && !std::strcmp(e, "dc")) return 0;
+    return tuning::kHeevSteinMaxN;
+  }();
+  return v;
+}
+
 bool serves(int n) {
   // The developer setting SGPU_HEEV_BLOCK_MIN_N moves the threshold (the block path against the
   // team path at the orders where they meet).
@@ -1037,7 +1103,7 @@ namespace {
 // cuBLAS operands).
 struct Shape {
   int T = 0, tiles = 0, nbg = 0;
-  bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false;
+  bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false, stein = false;
   size_t shmem = 0, wg = 0, zg = 0, dcb = 0, pb = 0, gb = 0, per = 1;
 };
 
@@ -1054,7 +1120,9 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // the blocks the registers allow per SM still fit: more matrices in flight beat faster accesses.
   sh.T = n <= kSmallN ? kThreadsSmall : kThreads;
   const int per_sm = sh.T == kThreadsSmall ? 4 : 2;
-  sh.tiles = wantz ? tiles_doubles(n, sh.T / 32) : 0;
+  // Phase 2 as zheevx up to stein_max_n, with and without vectors (the eigenvalues must agree).
+  sh.stein = n <= stein_max_n();
+  sh.tiles = wantz && !sh.stein ? tiles_doubles(n, sh.T / 32) : 0;
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
   // pass_lower where W misses shared memory without vectors (with pass_full's layout): the same
@@ -1067,7 +1135,7 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   sh.z_shared = wantz && base + (sh.w_shared ? wbytes : 0) + zbytes <= fit;
   const size_t wz = (sh.w_shared ? wbytes : 0) + (sh.z_shared ? zbytes : 0);
   sh.shmem = base + wz;
-  if (wantz) {
+  if (wantz && !sh.stein) {
     const int tiles = sh.tiles + merge_vectors_doubles(n);
     const size_t with = sizeof(double) * (size_t)smem_doubles(n, tiles, wantz, sh.T, sh.lower_pass) + wz;
     sh.dc_shared = with <= fit;
@@ -1077,9 +1145,15 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
     }
   }
   if (sh.shmem > (size_t)optin) return SGPU_ERR_DEVICE;
+  // Each region a multiple of 16 bytes, so that every one after it stays 16-byte aligned (W and
+  // Wp are read as double2; cuBLAS takes tau, S, Y and Y2 as cuDoubleComplex): Z's n^2 doubles are
+  // 8 bytes short of that for odd n.
+  auto al16 = [](size_t x) { return (x + 15) / 16 * 16; };
   sh.wg = sh.w_shared ? 0 : wbytes;
-  sh.zg = wantz && !sh.z_shared ? zbytes : 0;
-  sh.dcb = wantz ? sizeof(double) * (size_t)dc_doubles(n) : 0;
+  sh.zg = wantz && !sh.z_shared ? al16(zbytes) : 0;
+  sh.dcb = !wantz ? 0
+           : al16(sh.stein ? sizeof(double) * (size_t)core::stein_member_work(n) * sh.T
+                           : sizeof(double) * (size_t)dc_doubles(n));
   // Phase 3 by cuBLAS needs W in global memory (V is read in place) and the library present.
   sh.gemm = wantz && !sh.w_shared && heev_phases() >= 3 && n >= gemm_apply_min_n() && cublas::api();
   sh.nbg = gemm_nb();
@@ -1156,6 +1230,8 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     args.Wg = w_shared ? nullptr : reinterpret_cast<zc*>(wbase);
     args.Zg = zg ? reinterpret_cast<double*>(wbase + wg * (size_t)nb) : nullptr;
     args.dc = dcb ? reinterpret_cast<double*>(wbase + (wg + zg) * (size_t)nb) : nullptr;
+    args.dc_per = (int64_t)(dcb / sizeof(double));
+    args.stein = sh.stein;
     args.phases = phases;
     args.tiles = tiles;
     args.dc_shared = dc_shared;
