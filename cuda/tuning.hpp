@@ -157,8 +157,10 @@ constexpr int kHeevLowerPassMinN = 100;  // 127 N 38.3 -> 23.5 ms, V 55.9 -> 49.
 constexpr int kHeevPanelNb = 8;  // 16: the same at 512, 4% slower at 256
 // Phase 2 as zheevx (dstebz's bisection by blocks, then dstein's inverse iteration, a cluster a
 // thread) up to this order, with and without vectors; above it bisection, then divide and conquer
-// for the vectors. [SGPU_HEEV_TRIDIAG]
-constexpr int kHeevSteinMaxN = 0;
+// for the vectors. [SGPU_HEEV_TRIDIAG] H100, ms, divide and conquer -> inverse iteration, jobz V:
+// 15258 x 64 49.7 -> 37.8, 3814 x 128 46.1 -> 40.8, 953 x 256 64.9 -> 58.0, 238 x 512 107.3 -> 97.9;
+// jobz N (dstebz's splits and sort): 15.8 -> 16.6, 23.3 -> 24.0, 38.6 -> 38.9, 66.0 -> 66.4.
+constexpr int kHeevSteinMaxN = 512;
 // Phase 2 (divide and conquer): merge products tiled through shared memory from this many rows
 // (the plain loop took 70% of the top merge at n = 512).
 constexpr int kHeevTiledMinN = 64;
