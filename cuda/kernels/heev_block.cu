@@ -18,7 +18,10 @@
 //      The eigenvalues, with and without vectors: bisection on Sturm counts (core/bisect.hpp,
 //      dstebz's method), one eigenvalue per thread (dsterf's serial chain took 70% of the time at
 //      n = 128); with vectors it runs before divide and conquer, whose own values differ from
-//      bisection's in the last bits.
+//      bisection's in the last bits. Up to kSteinMaxN phase 2 is zheevx's instead, with and
+//      without vectors: T split where dstebz splits it, bisection block by block, and each
+//      eigenvector by dstein's inverse iteration, a cluster a thread (core/stein.hpp, the team
+//      path's code at 9-32); info > 0 then counts the vectors that did not converge.
 //   3. jobz V: eigenvectors X = Q diag(phases) Z as zheevd's zunmtr: X starts as diag(phases) Z in
 //      the caller's A, and the reflectors are applied to it kApplyNb at a time in the blocked form
 //      I - V T V^H (zlarft), each pass reading and writing X once. Forming Q one reflector at a
@@ -74,6 +77,7 @@ constexpr int kPassUnroll = tuning::kHeevPassUnroll;
 constexpr int kLowerPassMinN = tuning::kHeevLowerPassMinN;
 constexpr int kTiledMinN = tuning::kHeevTiledMinN;
 constexpr int kPanelNb = tuning::kHeevPanelNb;
+constexpr int kSteinMaxN = tuning::kHeevSteinMaxN;
 // Phase 2's merge products, tiled through shared memory from kTiledMinN rows (below it the core's
 // plain loop): a group of S threads computes 64 x S/4 tiles, 4 x 4 per thread, kTileK terms per
 // stage.
@@ -1077,7 +1081,7 @@ static int stein_max_n() {
     const char* e = dev::setting("SGPU_HEEV_TRIDIAG");
     if (e && !std::strcmp(e, "stein")) return kMaxN;
     if (e && !std::strcmp(e, "dc")) return 0;
-    return tuning::kHeevSteinMaxN;
+    return kSteinMaxN;
   }();
   return v;
 }
