@@ -255,8 +255,8 @@ SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<do
 // (column j of z, zero outside its block) by inverse iteration on its block: the i-th smallest
 // eigenvalue is w[order[i]], its vector z(:, order[i]). Clusters (consecutive eigenvalues of a
 // block within dstein's 1e-3 ||block||) are dealt to the team's members in turn; `scratch` holds
-// every member's SteinScratch, interleaved (element k of member m at scratch[(k - 1) p + m]),
-// stein_member_work(n) * p doubles. Returns the number of eigenvectors whose iteration did not
+// the SteinScratch of every member that can own one (the first min(p, n)), interleaved (element k
+// of member m at scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n) doubles. Returns the number of eigenvectors whose iteration did not
 // reach its norm (dstein's info); each is still stored. Finite input assumed, scaled as bisect_all
 // needs. K as stebz's.
 template <int K = 2, class Team>
@@ -267,8 +267,10 @@ SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
   // Vectors. Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
   // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
   // order, to find its cluster; the walk is O(n) in all).
-  const SteinScratch s{Vec1<double>{scratch + rank, p}, Vec1<double>{scratch + (int64_t)n * p + rank, p},
-                       Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * p + rank), 2 * p}};
+  // Only members below n ever own a cluster, so the scratch interleaves min(p, n) of them.
+  const int ps = p < n ? p : n;
+  const SteinScratch s{Vec1<double>{scratch + rank, ps}, Vec1<double>{scratch + (int64_t)n * ps + rank, ps},
+                       Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * ps + rank), 2 * ps}};
   SteinWalk wk(n, d, e, w);
   int clusters = 0;
   {

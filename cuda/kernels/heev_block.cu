@@ -841,10 +841,10 @@ __global__ void __launch_bounds__(kGemmMaxNb) k_larft(zc* S, int64_t sS, int nbg
 
 // T split where dstebz splits it, each block's eigenvalues by bisection (ascending within a block;
 // order sorts them) and, with vectors, each eigenvector by inverse iteration on its block, a
-// cluster a thread (Z's columns in the blocks' order; scratch: stein_member_work(n) doubles a
-// thread). The sorted eigenvalues, unscaled by sigma, go to w now (phase 3 overlays the scratch
-// region where they were found), and the order to er's room (free once stein has read T), ints.
-// Returns stebz_stein's count of vectors that did not converge.
+// cluster a thread (Z's columns in the blocks' order; scratch: stein_member_work(n) doubles for
+// each of the first min(T, n) threads). The sorted eigenvalues, unscaled by sigma, go to w now
+// (phase 3 overlays the scratch region where they were found), and the order to er's room (free
+// once stein has read T), as ints. Returns stebz_stein's count of vectors that did not converge.
 __device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s, int n, bool wantz, Mat1<double> z,
                                               double* scratch, double sigma, double* w) {
   const Vec1<double> d{s.d, 1}, er{s.er, 1};
@@ -1156,7 +1156,7 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   sh.wg = sh.w_shared ? 0 : wbytes;
   sh.zg = wantz && !sh.z_shared ? al16(zbytes) : 0;
   sh.dcb = !wantz ? 0
-           : al16(sh.stein ? sizeof(double) * (size_t)core::stein_member_work(n) * sh.T
+           : al16(sh.stein ? sizeof(double) * (size_t)core::stein_member_work(n) * std::min(sh.T, n)
                            : sizeof(double) * (size_t)dc_doubles(n));
   // Phase 3 by cuBLAS needs W in global memory (V is read in place) and the library present.
   sh.gemm = wantz && !sh.w_shared && heev_phases() >= 3 && n >= gemm_apply_min_n() && cublas::api();
