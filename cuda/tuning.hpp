@@ -131,7 +131,8 @@ constexpr HeevTeamRow kHeevTeam[] = {
     {4, 2, 2, true, false},     // P = 2 fastest both ways; the chain 35% faster than inverse iteration
     {8, 4, 4, true, false},     // the chain at P = 4 (18.9 ms) beats inverse iteration's best (20.4)
     {16, 8, 16, true, true},    // shared memory beats the global path; inverse iteration 33% faster
-    {32, 16, 16, false, true},  // jobz N: the global path's occupancy wins (10.2 against 13.6 ms)
+    {24, 16, 16, false, true},  // jobz N: the global path's occupancy wins (10.2 against 13.6 ms at 32)
+    {32, 16, 32, false, true},  // jobz V at 32 lanes: 28: 41.3 -> 31.2 ms, 32: 38.0 -> 33.9 (24, 20: none)
 };
 // The global-memory warp path (kernels/eig_warp.cu) for zheev jobz N: the smallest power of two >= n / 2
 // lanes, at least kHeevWarpMinLanes (4 best at n = 4 and 8, 8 at 16, 16 at 32). [SGPU_HEEV_TEAM]

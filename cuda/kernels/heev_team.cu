@@ -12,6 +12,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -66,13 +68,15 @@ struct Args {
   int64_t batch;
 };
 
-template <int P, bool kWantz, bool kInverse>
+// kN > 0: the order as a compile-time constant (g.n must equal it), so that the core's loops have
+// known trip counts; 0: g.n at run time.
+template <int P, bool kWantz, bool kInverse, int kN = 0>
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args g) {
   extern __shared__ double sm[];
   constexpr int kTeams = 32 / P;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, team = lane / P;
   const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
-  const int n = g.n;
+  const int n = kN ? kN : g.n;
   constexpr int kMode = mode_for(kInverse);
   const Slot sl(n, kWantz, P, kMode);
   double* slots = sm + (int64_t)warp * kTeams * sl.size;
@@ -98,22 +102,31 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
 
 using Kernel = void (*)(const Args);
 
-// The kernel for P lanes, or null where it is not built. Only the team sizes tuning::kHeevTeam
-// dispatches are instantiated (today the chain: 2, 4, with and without vectors; inverse iteration:
-// 8 without, 16 with): one warp's slots at those sizes take at most 71 KB (n = 32, inverse
-// iteration; jobz N at most 22 KB), within the opt-in shared memory of every architecture from
-// sm_80 on (99 KB or more), so the launch never widens P. Developer builds, whose settings may
-// force any P, build every size.
+// Lanes, memory and vectors by order and jobz: tuning.hpp's kHeevTeam (a row serves the orders up
+// to its n; larger orders take the last row).
+constexpr const tuning::HeevTeamRow& row_for(int n) {
+  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
+    if (n <= r.n) return r;
+  return tuning::kHeevTeam[sizeof tuning::kHeevTeam / sizeof tuning::kHeevTeam[0] - 1];
+}
+
+// The kernel for P lanes at a runtime order, or null where it is not built. Only the team sizes
+// tuning::kHeevTeam dispatches are instantiated (today the chain: 2, 4, with and without vectors;
+// inverse iteration: 8 without vectors; with vectors it runs at compile-time orders). One warp's
+// slots at the table's sizes take at most 45 KB (n = 24 with vectors at 16 lanes; jobz N at most
+// 22 KB), within the opt-in shared memory of every architecture from sm_80 on (99 KB or more), so
+// the launch never widens P. Developer builds, whose settings may force any P, build every size.
 #ifdef SGPU_DEV_HOOKS
 constexpr bool kAllSizes = true;
 #else
 constexpr bool kAllSizes = false;
 #endif
-// Whether tuning::kHeevTeam dispatches P for this kind of call (jobz N only where its row keeps the
-// matrix in shared memory), read from the table itself so that the two cannot disagree.
+// Whether tuning::kHeevTeam dispatches P at a runtime order for this kind of call (jobz N only
+// where its row keeps the matrix in shared memory; jobz V by inverse iteration never), read from
+// the table itself so that the two cannot disagree.
 constexpr bool dispatched(int P, bool wantz, bool inverse) {
   for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
-    if (r.inverse_v == inverse && (wantz ? r.lanes_v == P : r.shared_n && r.lanes_n == P)) return true;
+    if (r.inverse_v == inverse && (wantz ? !inverse && r.lanes_v == P : r.shared_n && r.lanes_n == P)) return true;
   return false;
 }
 // jobz N on global memory (eig_warp.cu) takes dstebz's values: only where jobz V takes inverse
@@ -134,6 +147,24 @@ Kernel built() {
   else
     return nullptr;
 }
+
+// jobz V by inverse iteration runs at a compile-time order: one kernel for each order from the
+// first that a row with inverse_v serves up to kMaxN, with that row's lanes. H100, ms, the order
+// at run time against at compile time: 244 140 x 16 24.3 -> 21.5, 61 035 x 32 (16 lanes) 39.7 ->
+// 37.9; jobz N gained nothing (9.1, 10.5), so it keeps one kernel for every order.
+constexpr int first_inverse_order() {
+  int n = kMaxN + 1;
+  for (int m = kMaxN; m >= 1 && row_for(m).inverse_v; --m) n = m;
+  return n;
+}
+constexpr int kFixedFrom = first_inverse_order();
+static_assert(kFixedFrom <= kMaxN, "no kHeevTeam row takes inverse iteration");
+template <int... I>
+constexpr std::array<Kernel, sizeof...(I)> fixed_order_kernels(std::integer_sequence<int, I...>) {
+  return {k_heev_team<row_for(kFixedFrom + I).lanes_v, true, true, kFixedFrom + I>...};
+}
+constexpr std::array<Kernel, kMaxN - kFixedFrom + 1> kFixedOrder =
+    fixed_order_kernels(std::make_integer_sequence<int, kMaxN - kFixedFrom + 1>{});
 
 template <bool kWantz, bool kInverse>
 Kernel kernel_for(int lanes) {
@@ -166,18 +197,6 @@ int env_lanes() {
     return p == 2 || p == 4 || p == 8 || p == 16 || p == 32 ? p : 0;
   }();
   return v;
-}
-
-}  // namespace
-
-namespace {
-
-// Lanes, memory and vectors by order and jobz: tuning.hpp's kHeevTeam (a row serves the orders up
-// to its n; larger orders take the last row).
-const tuning::HeevTeamRow& row_for(int n) {
-  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
-    if (n <= r.n) return r;
-  return tuning::kHeevTeam[sizeof tuning::kHeevTeam / sizeof tuning::kHeevTeam[0] - 1];
 }
 
 }  // namespace
@@ -221,7 +240,9 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
     if (p == 32) return SGPU_ERR_DEVICE;
   }
   const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / warp_bytes);
-  const Kernel k = !wantz ? (inverse ? kernel_for<false, true>(p) : kernel_for<false, false>(p))
+  const bool fixed = wantz && inverse && n >= kFixedFrom && p == row_for(n).lanes_v;
+  const Kernel k = fixed    ? kFixedOrder[n - kFixedFrom]
+                   : !wantz ? (inverse ? kernel_for<false, true>(p) : kernel_for<false, false>(p))
                    : inverse ? kernel_for<true, true>(p) : kernel_for<true, false>(p);
   if (!k) return SGPU_ERR_DEVICE;
   smem_slots::Shape shape;
