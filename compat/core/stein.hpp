@@ -256,9 +256,9 @@ SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<do
 // eigenvalue is w[order[i]], its vector z(:, order[i]). Clusters (consecutive eigenvalues of a
 // block within dstein's 1e-3 ||block||) are dealt to the team's members in turn; `scratch` holds
 // the SteinScratch of every member that can own one (the first min(p, n)), interleaved (element k
-// of member m at scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n) doubles. Returns the number of eigenvectors whose iteration did not
-// reach its norm (dstein's info); each is still stored. Finite input assumed, scaled as bisect_all
-// needs. K as stebz's.
+// of member m at scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n) doubles.
+// Returns the number of eigenvectors whose iteration did not reach its norm (dstein's info); each
+// is still stored. Finite input assumed, scaled as bisect_all needs. K as stebz's.
 template <int K = 2, class Team>
 SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
                         Vec1<int> order, double* scratch) {

@@ -921,11 +921,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   if (a.phases <= 1) {
     // (benchmark hook: stop after the reduction)
   } else if (a.stein) {
-    // As zheevx: T split where dstebz splits it, each block's eigenvalues by bisection (into wu,
-    // ascending within a block; order sorts them) and, with vectors, each eigenvector by inverse
-    // iteration on its block, a cluster a thread (Z's columns in wu's order). The sorted values go
-    // out now: phase 3 overlays the scratch region; order moves to er's room (free once stein
-    // has read T).
+    // As zheevx (tridiagonal_stein); Z's columns follow T's blocks, ord sorts them for phase 3.
     Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
     info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w);
     const int* ord = reinterpret_cast<const int*>(s.er);
