@@ -22,7 +22,7 @@ namespace {
 constexpr double kSentinel = -7.25;
 // zheev's block path applies Q by batched ZGEMMs in cuBLAS from this order (cuda/heev_block.cu,
 // kGemmApplyMinN), where libcublas can be loaded.
-constexpr int kCublasMinN = 100;
+constexpr int kCublasMinN = 45;
 
 // Where an operand lives during one call.
 enum Where { kPageable, kPinned, kDevice };
