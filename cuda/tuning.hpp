@@ -169,10 +169,11 @@ constexpr int kHeevTiledMinN = 64;
 // lane loads together (a warp per column; 16 reflectors or 2 columns spill registers on sm_90).
 constexpr int kHeevApplyNb = 8;
 constexpr int kHeevApplyRows = 4;
-// Phase 3 by batched ZGEMMs in cuBLAS from this order where W is in global memory (with vectors
-// on sm_90 from n = 45), kHeevGemmNb reflectors a pass (at most kHeevGemmMaxNb).
-// [SGPU_HEEV_APPLY, SGPU_HEEV_GEMM_NB]
-constexpr int kHeevGemmApplyMinN = 45;  // whole calls 20-31% faster at n = 48-96, 7-21% at 100-512
+// Phase 3 by batched ZGEMMs in cuBLAS from this order (the block path's first), kHeevGemmNb
+// reflectors a pass (at most kHeevGemmMaxNb). Whole calls against the block's own kernel, H200,
+// ms: 33 V 49.4 -> 37.7, 44 45.8 -> 32.7, 64 37.4 -> 28.5, 96 47.9 -> 37.6; H100: 7-21% faster at
+// 100-512. [SGPU_HEEV_APPLY, SGPU_HEEV_GEMM_NB]
+constexpr int kHeevGemmApplyMinN = 33;
 constexpr int kHeevGemmNb = 32;          // 2-5% faster than 16; 64 within the spread
 constexpr int kHeevGemmMaxNb = 128;
 

@@ -20,9 +20,9 @@
 namespace {
 
 constexpr double kSentinel = -7.25;
-// zheev's block path applies Q by batched ZGEMMs in cuBLAS from this order (cuda/heev_block.cu,
-// kGemmApplyMinN), where libcublas can be loaded.
-constexpr int kCublasMinN = 45;
+// zheev's block path applies Q by batched ZGEMMs in cuBLAS from this order
+// (cuda/kernels/heev_block.cu, kGemmApplyMinN), where libcublas can be loaded.
+constexpr int kCublasMinN = 33;
 
 // Where an operand lives during one call.
 enum Where { kPageable, kPinned, kDevice };
@@ -238,7 +238,7 @@ int main() {
     run_heev_case(gpu, 'N', 'L', n, batch, 700);
     run_heev_case(gpu, 'V', 'U', n, batch, 3);
   }
-  // The block path (one thread block per matrix), with phase 3 in the kernel (40) and by cuBLAS (120).
+  // The block path (one thread block per matrix), W in shared memory (40) and in global memory (120).
   for (int n : {40, 120}) {
     const int64_t batch = n < 100 ? 41 : 13;
     run_heev_case(gpu, 'N', 'U', n, batch, 7);

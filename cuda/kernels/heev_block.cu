@@ -26,8 +26,9 @@
 //      the caller's A, and the reflectors are applied to it kApplyNb at a time in the blocked form
 //      I - V T V^H (zlarft), each pass reading and writing X once. Forming Q one reflector at a
 //      time streamed the trailing Q through memory n times and was 120 of 311 ms at 180 x 512.
-//      From kGemmApplyMinN (W in global memory) the kernel only prepares X, V and tau, and the
-//      passes run after it as batched ZGEMMs in cuBLAS (apply_q_gemm), 40 -> 11 ms at 180 x 512.
+//      Where libcublas loads, the kernel only prepares X, V (in W's global image) and tau, and
+//      the passes run after it as batched ZGEMMs in cuBLAS (apply_q_gemm), 40 -> 11 ms at
+//      180 x 512.
 // The scalar pieces (zlarfg, the QL/QR chains, the merges) are the core's; the matrix-level loops are laid out
 // for a block here. Per-matrix results never depend on other matrices: a NaN or a failed
 // iteration affects only its own block.
@@ -194,7 +195,9 @@ struct Args {
   double* w;
   int64_t sW;
   int* info;
-  zc* Wg;      // n x n working copy per block (ld n) when it does not fit in shared memory, else null
+  zc* Wg;      // n x n working copy per block (ld n) when it does not fit in shared memory, else null;
+               // with phase 3 by cuBLAS also where W is in shared memory (then V's image alone)
+  bool w_shared;  // W in shared memory
   double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
   double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints), or stein's
   int64_t dc_per;  // doubles of dc per block
@@ -804,17 +807,20 @@ __device__ __noinline__ void apply_q(const Smem& s, Mat1<zc> W, Mat1<double> z, 
   }
 }
 
-// Phase 3 by cuBLAS, the kernel's part: X = D Z into A, each pass's V made explicit in W where it
-// lies (zeros above the unit diagonal, rows i0+1.. of columns i0..i1, passes of kGemmNb from the
-// last reflector as apply_q_gemm takes them), and tau to global memory. W's diagonal and upper
-// part are free after phase 1 (d and e are in shared memory).
-__device__ __noinline__ void prepare_gemm_apply(const Smem& s, Mat1<zc> W, Mat1<double> z, const int* ord, Mat1<zc> X,
-                                                int n, zc* tau_g, int nbg) {
+// Phase 3 by cuBLAS, the kernel's part: X = D Z into A, each pass's V made explicit in Vg, W's
+// global image (zeros above the unit diagonal, rows i0+1.. of columns i0..i1, passes of kGemmNb
+// from the last reflector as apply_q_gemm takes them), and tau to global memory. Where W is in
+// global memory Vg is W itself, whose diagonal and upper part are free after phase 1 (d and e are
+// in shared memory); where W is in shared memory its reflectors are copied out.
+__device__ __noinline__ void prepare_gemm_apply(const Smem& s, Mat1<zc> W, Mat1<zc> Vg, Mat1<double> z, const int* ord,
+                                                Mat1<zc> X, int n, zc* tau_g, int nbg) {
   const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
+  const bool copy = W.p != Vg.p;
   start_x(s, z, ord, X, n);
   for (int i = 1 + warp; i <= n - 1; i += nw) {
     const int i1 = n - 1 - (n - 1 - i) / nbg * nbg, i0 = i1 - nbg + 1 > 1 ? i1 - nbg + 1 : 1;
-    for (int r = i0 + 1 + lane; r <= i + 1; r += 32) W(r, i) = r == i + 1 ? zc{1.0, 0.0} : zc{0.0, 0.0};
+    for (int r = i0 + 1 + lane; r <= (copy ? n : i + 1); r += 32)
+      Vg(r, i) = r > i + 1 ? W(r, i) : r == i + 1 ? zc{1.0, 0.0} : zc{0.0, 0.0};
   }
   for (int i = tid; i < n - 1; i += T) tau_g[i] = s.tau[i];
 }
@@ -872,11 +878,12 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
   const Smem s =
-      carve(smem, n, a.tiles, a.wantz, a.Wg == nullptr, a.wantz && a.Zg == nullptr, a.lower_pass, a.dc_shared);
+      carve(smem, n, a.tiles, a.wantz, a.w_shared, a.wantz && a.Zg == nullptr, a.lower_pass, a.dc_shared);
   const BlockTeam t{s.red};
   const int64_t b = blockIdx.x;
   Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
   Mat1<zc> W{s.w ? s.w : a.Wg + b * (int64_t)n * n, 1, n};
+  const Mat1<zc> Vg{a.Wg ? a.Wg + b * (int64_t)n * n : nullptr, 1, n};  // phase 3 by cuBLAS: V's global image
   double* w = a.w + b * a.sW;
 
   // Working copy: the lower triangle of the Hermitian matrix (uplo U: the referenced triangle
@@ -926,7 +933,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w);
     const int* ord = reinterpret_cast<const int*>(s.er);
     if (a.wantz && a.phases >= 3) {
-      if (a.tau_g) prepare_gemm_apply(s, W, z, ord, A, n, a.tau_g + b * n, a.gemm_nb);
+      if (a.tau_g) prepare_gemm_apply(s, W, Vg, z, ord, A, n, a.tau_g + b * n, a.gemm_nb);
       else apply_q(s, W, z, ord, A, n);
     }
     if (tid == 0) a.info[b] = info;
@@ -942,7 +949,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
     double* dw = a.dc + b * a.dc_per;
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
     if (a.phases >= 3) {
-      if (a.tau_g) prepare_gemm_apply(s, W, z, nullptr, A, n, a.tau_g + b * n, a.gemm_nb);
+      if (a.tau_g) prepare_gemm_apply(s, W, Vg, z, nullptr, A, n, a.tau_g + b * n, a.gemm_nb);
       else apply_q(s, W, z, nullptr, A, n);
     }
   }
@@ -1018,7 +1025,7 @@ int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int nbg, int cnt, zc*
 }
 
 // Phase 3 by cuBLAS from this order (the developer setting SGPU_HEEV_APPLY=gemm|block forces it on
-// or off where W is in global memory).
+// or off).
 int gemm_apply_min_n() {
   static const int v = [] {
     const char* e = dev::setting("SGPU_HEEV_APPLY");
@@ -1149,13 +1156,14 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // Wp are read as double2; cuBLAS takes tau, S, Y and Y2 as cuDoubleComplex): Z's n^2 doubles are
   // 8 bytes short of that for odd n.
   auto al16 = [](size_t x) { return (x + 15) / 16 * 16; };
-  sh.wg = sh.w_shared ? 0 : wbytes;
   sh.zg = wantz && !sh.z_shared ? al16(zbytes) : 0;
   sh.dcb = !wantz ? 0
            : al16(sh.stein ? sizeof(double) * (size_t)core::stein_member_work(n) * std::min(sh.T, n)
                            : sizeof(double) * (size_t)dc_doubles(n));
-  // Phase 3 by cuBLAS needs W in global memory (V is read in place) and the library present.
-  sh.gemm = wantz && !sh.w_shared && heev_phases() >= 3 && n >= gemm_apply_min_n() && cublas::api();
+  // Phase 3 by cuBLAS needs the library and V in global memory: in W's global image, which it
+  // takes in place (and which holds only V where W is in shared memory).
+  sh.gemm = wantz && heev_phases() >= 3 && n >= gemm_apply_min_n() && cublas::api();
+  sh.wg = sh.w_shared && !sh.gemm ? 0 : wbytes;
   sh.nbg = gemm_nb();
   sh.gb = sh.gemm ? sizeof(zc) * ((size_t)n + (size_t)sh.nbg * sh.nbg + 2 * (size_t)sh.nbg * n) : 0;
   // Phase 1 in panels where the lower pass runs, if the lower triangles of the matrices in flight
@@ -1227,7 +1235,8 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     // after the 16-byte ones (Wp, W: read as double2).
     args.wpan = pb ? reinterpret_cast<zc*>(base_ws) : nullptr;
     char* wbase = base_ws + pb * (size_t)nb;
-    args.Wg = w_shared ? nullptr : reinterpret_cast<zc*>(wbase);
+    args.Wg = wg ? reinterpret_cast<zc*>(wbase) : nullptr;
+    args.w_shared = w_shared;
     args.Zg = zg ? reinterpret_cast<double*>(wbase + wg * (size_t)nb) : nullptr;
     args.dc = dcb ? reinterpret_cast<double*>(wbase + (wg + zg) * (size_t)nb) : nullptr;
     args.dc_per = (int64_t)(dcb / sizeof(double));
