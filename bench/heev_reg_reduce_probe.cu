@@ -13,8 +13,9 @@
 //   a test that is the same for the whole block. The reflectors go to global memory, as phase 3
 //   needs them.
 // Checks: the tridiagonal's eigenvalues (LAPACKE_dsterf) against LAPACKE_zheev's on the first
-// matrices, max |dw| / (n eps max |w|). Not a product path: no scaling of the matrix or of tiny
-// reflector norms, no NaN screen.
+// matrices, max |dw| / (n eps max |w|), and Q^H A Q = T on the first (Q from the reflectors and
+// tau), max |Q^H A Q - T| / (n eps max |A|); both under 20. Not a product path: no scaling of the
+// matrix or of tiny reflector norms, no NaN screen.
 // Usage: sgpu_heev_reg_reduce_probe n batch [reps] (n = 2..64). Compare with the library's phase 1:
 // SGPU_HEEV_PHASES=1 sgpu_heev_bench --sgpu-only --only-n n --jobz N.
 #include <cuda_runtime.h>
@@ -226,6 +227,44 @@ double run(int n, int64_t batch, int reps, const cz* A, double* d, double* e, cz
   return t[0];
 }
 
+// || Q^H A Q - T ||_max / (n eps ||A||_max) for matrix 0: Q = H(0) ... H(n-2) from the reflectors
+// (column k of V below row k + 1, v(k + 1) = 1) and tau; T from d and e. The check phase 3 needs.
+double similarity_ratio(int n, const std::vector<cz>& A, const std::vector<cz>& V, const std::vector<cz>& tau,
+                        const std::vector<double>& d, const std::vector<double>& e) {
+  std::vector<cz> Q((size_t)n * n, mk(0));
+  for (int i = 0; i < n; ++i) Q[i + (size_t)i * n] = mk(1);
+  for (int k = n - 2; k >= 0; --k) {  // Q <- H(k) Q, last reflector first
+    std::vector<cz> v(n, mk(0));
+    v[k + 1] = mk(1);
+    for (int r = k + 2; r < n; ++r) v[r] = V[r + (size_t)k * n];
+    for (int c = 0; c < n; ++c) {
+      cz y = mk(0);
+      for (int r = k + 1; r < n; ++r) y = y + cj(v[r]) * Q[r + (size_t)c * n];
+      y = tau[k] * y;
+      for (int r = k + 1; r < n; ++r) Q[r + (size_t)c * n] = Q[r + (size_t)c * n] - v[r] * y;
+    }
+  }
+  auto h = [&](int r, int c) { return r >= c ? A[r + (size_t)c * n] : cj(A[c + (size_t)r * n]); };
+  double anrm = 0, worst = 0;
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) anrm = std::max(anrm, std::sqrt(abs2(h(r, c))));
+  std::vector<cz> AQ((size_t)n * n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      cz x = mk(0);
+      for (int l = 0; l < n; ++l) x = x + (r == l ? mk(h(r, l).r) : h(r, l)) * Q[l + (size_t)c * n];
+      AQ[r + (size_t)c * n] = x;
+    }
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      cz x = mk(0);
+      for (int l = 0; l < n; ++l) x = x + cj(Q[l + (size_t)r * n]) * AQ[l + (size_t)c * n];
+      const double t = r == c ? d[r] : r == c + 1 ? e[c] : c == r + 1 ? e[r] : 0.0;
+      worst = std::max(worst, std::sqrt(abs2(x - mk(t))));
+    }
+  return worst / (n * 2.220446049250313e-16 * anrm);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -262,7 +301,9 @@ int main(int argc, char** argv) {
   cudaEvent_t ev[2];
   for (auto& x : ev) CK(cudaEventCreate(&x));
   CK(cudaMemset(e, 0, sizeof(double) * n * batch));
-  std::printf("| n | batch | registers for | reduction ms (best of %d) | blocks an SM | eigenvalue ratio (first %d) |\n",
+  CK(cudaMemset(V, 0, sizeof(cz) * host.size()));
+  std::printf("| n | batch | registers for | reduction ms (best of %d) | blocks an SM | eigenvalue ratio (first %d) | "
+              "Q^H A Q - T ratio (first) |\n",
               reps, (int)std::min<int64_t>(batch, 8));
   int bad = 0;
   for (int mb = 1; mb <= 2; ++mb) {
@@ -290,8 +331,15 @@ int main(int argc, char** argv) {
       for (int x = 0; x < n; ++x) nrm = std::max(nrm, std::fabs(w2[x])), err = std::max(err, std::fabs(w1[x] - w2[x]));
       worst = std::max(worst, i1 || i2 ? 1e300 : err / (n * 2.220446049250313e-16 * nrm));
     }
-    std::printf("| %d | %lld | %d blocks an SM | %.3f | %d | %.3g |\n", n, (long long)batch, mb, ms, per_sm, worst);
-    bad += !(worst < 20);
+    std::vector<cz> hv((size_t)n * n, mk(0)), ht(n);
+    CK(cudaMemcpy(hv.data(), V, sizeof(cz) * n * n, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(ht.data(), tau, sizeof(cz) * n, cudaMemcpyDeviceToHost));
+    const std::vector<cz> a0(host.begin(), host.begin() + (size_t)n * n);
+    const std::vector<double> d0(hd.begin(), hd.begin() + n), e0(he.begin(), he.begin() + n);
+    const double sim = similarity_ratio(n, a0, hv, ht, d0, e0);
+    std::printf("| %d | %lld | %d blocks an SM | %.3f | %d | %.3g | %.3g |\n", n, (long long)batch, mb, ms, per_sm, worst,
+                sim);
+    bad += !(worst < 20) + !(sim < 20);
   }
   CK(cudaFree(A));
   CK(cudaFree(V));
