@@ -165,8 +165,9 @@ constexpr int kHeevSteinMaxN = 512;
 // Phase 2 (divide and conquer): merge products tiled through shared memory from this many rows
 // (the plain loop took 70% of the top merge at n = 512).
 constexpr int kHeevTiledMinN = 64;
-// Phase 3 (back-transformation X = Q Z) in the block's own kernel: reflectors per pass and rows a
-// lane loads together (a warp per column; 16 reflectors or 2 columns spill registers on sm_90).
+// Phase 3 (back-transformation X = Q Z) in the block's own kernel, where libcublas does not load:
+// reflectors per pass and rows a lane loads together (a warp per column; 16 reflectors or 2
+// columns spill registers on sm_90).
 constexpr int kHeevApplyNb = 8;
 constexpr int kHeevApplyRows = 4;
 // Phase 3 by batched ZGEMMs in cuBLAS from this order (the block path's first), kHeevGemmNb
