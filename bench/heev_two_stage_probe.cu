@@ -31,21 +31,12 @@
 #include <vector>
 
 #include "cuda_common.cuh"
+#include "heev_probe.cuh"
 
 namespace {
 
-struct __align__(16) cz {
-  double r, i;
-};
-__host__ __device__ inline cz mk(double r, double i = 0) { return cz{r, i}; }
-__host__ __device__ inline cz operator+(cz a, cz b) { return {a.r + b.r, a.i + b.i}; }
-__host__ __device__ inline cz operator-(cz a, cz b) { return {a.r - b.r, a.i - b.i}; }
-__host__ __device__ inline cz operator*(cz a, cz b) { return {a.r * b.r - a.i * b.i, a.r * b.i + a.i * b.r}; }
-__host__ __device__ inline cz operator*(double s, cz a) { return {s * a.r, s * a.i}; }
-__host__ __device__ inline cz cj(cz a) { return {a.r, -a.i}; }
-__host__ __device__ inline double abs2(cz a) { return a.r * a.r + a.i * a.i; }
-__host__ __device__ inline cz& operator+=(cz& a, cz b) { a = a + b; return a; }
-__host__ __device__ inline cz& operator-=(cz& a, cz b) { a = a - b; return a; }
+using namespace probe;
+
 __device__ inline cz inv(cz a) {
   const double d = 1.0 / abs2(a);
   return {a.r * d, -a.i * d};
@@ -765,19 +756,7 @@ bool run(int n, int64_t batch, int reps, const Bufs& bf, const std::vector<cz>& 
   std::vector<double> hd(n * check), he(n * check);
   CK(cudaMemcpy(hd.data(), bf.d, sizeof(double) * n * check, cudaMemcpyDeviceToHost));
   CK(cudaMemcpy(he.data(), bf.e, sizeof(double) * n * check, cudaMemcpyDeviceToHost));
-  double worst = 0;
-  for (int m = 0; m < check; ++m) {
-    std::vector<double> w1(hd.begin() + m * n, hd.begin() + (m + 1) * n), e1(he.begin() + m * n, he.begin() + m * n + n - 1);
-    const int i1 = LAPACKE_dsterf(n, w1.data(), e1.data());
-    std::vector<lapack_complex_double> am(n * n);
-    std::memcpy(am.data(), host.data() + (size_t)m * n * n, sizeof(cz) * n * n);
-    std::vector<double> w2(n);
-    const int i2 = LAPACKE_zheev(LAPACK_COL_MAJOR, 'N', 'L', n, am.data(), n, w2.data());
-    double nrm = 0, err = 0;
-    for (int x = 0; x < n; ++x) nrm = std::max(nrm, std::fabs(w2[x])), err = std::max(err, std::fabs(w1[x] - w2[x]));
-    const double ratio = i1 || i2 ? 1e300 : err / (n * 2.220446049250313e-16 * nrm);
-    worst = std::max(worst, ratio);
-  }
+  const double worst = eig_ratio(n, check, host, hd, he);
   // Q2 on the first matrix: B Q2 = Q2 T.
   CK(cudaMemcpy(bf.A, bf.A0, sizeof(cz) * n * n * batch, cudaMemcpyDeviceToDevice));
   stage1();
