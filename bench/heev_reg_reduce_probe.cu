@@ -1,23 +1,16 @@
 // sgpu_heev_reg_reduce_probe: how fast the reduction of a batch of Hermitian matrices (n <= 64) to
-// real tridiagonal form runs with each matrix in the registers of one block of 256 threads: a
-// measurement for zheev's block path, whose reduction keeps W in shared or global memory (at n = 64
-// 12 warps an SM at 7.8 cycles an issue, its registers spilled: docs/performance.md).
-//   Layout: thread t holds rows rl + 16 i and columns cl + 16 j (rl = t / 16, cl = t % 16,
-//   i, j < R = n / 16 rounded up) of the full Hermitian matrix, so a row's 16 threads are one
-//   half-warp. Step k (zhetd2, uplo L, in kernels/heev_block.cu's fused form): the threads of column
-//   k bring it up to date and put it in shared memory; every thread then finds the reflector from
-//   it (zlarfg without its rescaling); one sweep over the trailing matrix applies the previous
-//   step's rank-2 update and sums y = A v, reduced over a row's half-warp by shuffles; the pending
-//   update's w = tau y - (tau/2)(y^H v) v is formed where it is used. Two barriers a step (column k
-//   and y double-buffered); row and column blocks wholly outside the trailing matrix are skipped by
-//   a test that is the same for the whole block. The reflectors go to global memory, as phase 3
-//   needs them.
+// real tridiagonal form runs with each matrix in the registers of one thread block, for several
+// block geometries (TR x TC threads a matrix) and register bounds: the measurement behind
+// tuning::kHeevRegReduce (the library's kernels/heev_reg_reduce.cu, the same steps with zlarfg's
+// rescaling, zheev's scaling and the NaN screen added). One kernel per configuration; every one
+// is checked.
 // Checks: the tridiagonal's eigenvalues (LAPACKE_dsterf) against LAPACKE_zheev's on the first
 // matrices, max |dw| / (n eps max |w|), and Q^H A Q = T on the first (Q from the reflectors and
 // tau), max |Q^H A Q - T| / (n eps max |A|); both under 20. Not a product path: no scaling of the
 // matrix or of tiny reflector norms, no NaN screen.
-// Usage: sgpu_heev_reg_reduce_probe n batch [reps] (n = 2..64). Compare with the library's phase 1:
-// SGPU_HEEV_PHASES=1 sgpu_heev_bench --sgpu-only --only-n n --jobz N.
+// Usage: sgpu_heev_reg_reduce_probe n batch [reps] (n = 2..64). Compare with the block kernel's
+// own phase 1: SGPU_HEEV_REDUCE=block SGPU_HEEV_PHASES=1 sgpu_heev_bench --sgpu-only --only-n n
+// --jobz N.
 #include <cuda_runtime.h>
 #include <lapacke.h>
 
@@ -36,9 +29,7 @@ namespace {
 
 using namespace probe;
 
-__device__ inline double shx(double v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
 
-constexpr int kThreads = 256;
 constexpr int kMaxN = 64;
 
 // zlarfg's reflector without its rescaling: H^H (alpha; x) = (beta; 0), H = I - tau v v^H, v(0) = 1,
@@ -55,160 +46,146 @@ __device__ inline void reflector(cz alpha, double xnorm2, double& beta, cz& tau,
   inv = mk(den.r * s, -den.i * s);
 }
 
-// One step's reflector as every thread sees it: v(r) = 0 above row k + 1, 1 at k + 1, inv x below.
-struct Refl {
-  int k;
-  cz inv;
-  const cz* col;
-  __device__ cz v(int r) const { return r <= k ? mk(0) : r == k + 1 ? mk(1) : inv * col[r]; }
-};
-
 // d, e (e_k = beta_k), tau and the reflectors (V: column k below row k + 1, n x n a matrix).
-// MB: blocks an SM the registers must allow (1: up to 255 registers a thread, 2: 128).
-template <int R, int MB>
-__global__ void __launch_bounds__(kThreads, MB) k_reduce(const cz* __restrict__ A0, int n, double* dg, double* eg,
-                                                       cz* taug, cz* Vg) {
-  __shared__ cz col[2][kMaxN];  // column k after its update (rows >= k read only)
-  __shared__ cz ys[2][kMaxN];   // y = A v before tau (rows > k read only)
-  const int tid = threadIdx.x, rl = tid / 16, cl = tid % 16, lane = tid & 31;
+// TR x TC threads a matrix; thread (rl, cl) = (tid / TC, tid % TC) holds rows rl + TR i (i < RR)
+// and columns cl + TC j (j < RC), TR RR >= n, TC RC >= n (a row's TC threads are consecutive
+// lanes). MB: blocks an SM the registers must allow.
+// Step k (zhetd2, uplo L): (1) the threads of column k apply the pending update (step k - 1's) to it
+// and put it in shared memory; (2) warp 0 forms the reflector and puts v (zero at rows <= k) in
+// shared memory; (3) every thread applies the pending update to its part of the trailing matrix and
+// sums its part of y = A v, reduced over the row's T lanes by shuffles; (4) w = tau y + alph v,
+// alph = -(tau / 2)(tau y)^H v, into shared memory: the next step's pending update. Four barriers a
+// step; row and column blocks wholly outside the trailing matrix are skipped by a test that is the
+// same for the whole block.
+template <int TR, int TC, int RR, int RC, int MB>
+__global__ void __launch_bounds__(TR * TC, MB) k_reduce(const cz* __restrict__ A0, int n, double* dg, double* eg,
+                                                     cz* taug, cz* Vg) {
+  constexpr int NT = TR * TC, NP = TR * RR > TC * RC ? TR * RR : TC * RC;
+  __shared__ cz col[NP];    // column k after its update
+  __shared__ cz vs[2][NP];  // v of step k in vs[k & 1]; the pending one in the other
+  __shared__ cz ws[NP];     // w of the pending update
+  __shared__ cz ys[NP];     // y = A v
+  __shared__ cz tau_s;
+  const int tid = threadIdx.x, rl = tid / TC, cl = tid % TC, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const cz* A = A0 + b * (int64_t)n * n;
   cz* V = Vg + b * (int64_t)n * n;
-  cz a[R][R];
+  cz a[RR][RC];
 #pragma unroll
-  for (int i = 0; i < R; ++i)
+  for (int i = 0; i < RR; ++i)
 #pragma unroll
-    for (int j = 0; j < R; ++j) {
-      const int r = rl + 16 * i, c = cl + 16 * j;
+    for (int j = 0; j < RC; ++j) {
+      const int r = rl + TR * i, c = cl + TC * j;
       cz x = mk(0);
       if (r < n && c < n) x = r >= c ? A[r + (int64_t)c * n] : cj(A[c + (int64_t)r * n]);
       if (r == c) x.i = 0;
       a[i][j] = x;
     }
-  for (int x = tid; x < 2 * kMaxN; x += kThreads) {
-    col[x / kMaxN][x % kMaxN] = mk(0);
-    ys[x / kMaxN][x % kMaxN] = mk(0);
-  }
+  for (int x = tid; x < NP; x += NT) vs[0][x] = vs[1][x] = ws[x] = mk(0);
   __syncthreads();
-  // The pending update (step k - 1): vp = its reflector, wp(r) = taup ys(r) + alphp vp(r).
-  bool pending = false;
-  Refl vp{-1, mk(0), col[1]};
-  cz taup = mk(0), alphp = mk(0);
-  const cz* yp = ys[1];
   for (int k = 0; k < n - 1; ++k) {
-    const int cb = k & 1;
-    // (1) Column k brought up to date by the threads that hold it.
+    const int nb = k & 1, pb = nb ^ 1;
+    // (1) Column k.
 #pragma unroll
-    for (int j = 0; j < R; ++j) {
-      if (cl + 16 * j != k) continue;
-      const cz vpk = vp.v(k), wpk = taup * yp[k] + alphp * vpk;
+    for (int j = 0; j < RC; ++j) {
+      if (cl + TC * j != k) continue;
+      const cz vpk = vs[pb][k], wpk = ws[k];
 #pragma unroll
-      for (int i = 0; i < R; ++i) {
-        const int r = rl + 16 * i;
-        if (r < k || r >= n) continue;
-        cz x = a[i][j];
-        if (pending) {
-          const cz vpr = vp.v(r), wpr = taup * yp[r] + alphp * vpr;
-          x = x - (vpr * cj(wpk) + wpr * cj(vpk));
-          if (r == k) x.i = 0;
-        }
-        col[cb][r] = x;
+      for (int i = 0; i < RR; ++i) {
+        const int r = rl + TR * i;
+        if (r < k) continue;
+        cz x = a[i][j] - (vs[pb][r] * cj(wpk) + ws[r] * cj(vpk));
+        if (r == k) x.i = 0;
+        col[r] = x;
       }
     }
     __syncthreads();
-    // (2) The reflector, in every thread.
-    double ssq = 0;
-    for (int r = k + 2 + lane; r < n; r += 32) ssq += abs2(col[cb][r]);
-    for (int o = 16; o; o >>= 1) ssq += shx(ssq, o);
-    double beta;
-    cz tau, inv;
-    reflector(col[cb][k + 1], ssq, beta, tau, inv);
-    const Refl v{k, inv, col[cb]};
-    if (tid == 0) {
-      dg[b * n + k] = col[cb][k].r;
-      eg[b * n + k] = beta;
-      taug[b * n + k] = tau;
+    // (2) The reflector.
+    if (tid < 32) {
+      double ssq = 0;
+      for (int r = k + 2 + lane; r < n; r += 32) ssq += abs2(col[r]);
+      for (int o = 16; o; o >>= 1) ssq += __shfl_xor_sync(0xffffffffu, ssq, o);
+      double beta;
+      cz tau, inv;
+      reflector(col[k + 1], ssq, beta, tau, inv);
+      for (int r = lane; r < NP; r += 32) {
+        const cz v = r <= k || r >= n ? mk(0) : r == k + 1 ? mk(1) : inv * col[r];
+        vs[nb][r] = v;
+        if (r >= k + 2 && r < n) V[r + (int64_t)k * n] = v;
+      }
+      if (lane == 0) {
+        dg[b * n + k] = col[k].r;
+        eg[b * n + k] = beta;
+        taug[b * n + k] = tau;
+        tau_s = tau;
+      }
     }
-    if (tid >= 32 * (k % 8) && tid < 32 * (k % 8) + 32)
-      for (int r = k + 2 + lane; r < n; r += 32) V[r + (int64_t)k * n] = v.v(r);
-    // (3) The sweep over the trailing matrix: the pending update, then y = A v (column blocks
-    // outside, so that only one column's v, vp and wp are live beside the rows').
-    cz vpr[R], wpr[R], yr[R];
+    __syncthreads();
+    // (3) The pending update and y = A v.
+    cz vpr[RR], wpr[RR], yr[RR];
 #pragma unroll
-    for (int i = 0; i < R; ++i) {
-      const int r = rl + 16 * i;
-      vpr[i] = vp.v(r);
-      wpr[i] = taup * yp[r] + alphp * vpr[i];
+    for (int i = 0; i < RR; ++i) {
+      const int r = rl + TR * i;
+      vpr[i] = vs[pb][r];
+      wpr[i] = ws[r];
       yr[i] = mk(0);
     }
 #pragma unroll
-    for (int j = 0; j < R; ++j) {
-      if (16 * j + 15 <= k) continue;  // the same for the whole block
-      const int c = cl + 16 * j;
-      const cz vc = v.v(c), vpc = vp.v(c), wpc = taup * yp[c] + alphp * vpc;
+    for (int j = 0; j < RC; ++j) {
+      if (TC * j + TC - 1 <= k) continue;  // the same for the whole block
+      const int c = cl + TC * j;
+      const cz vc = vs[nb][c], vpc = cj(vs[pb][c]), wpc = cj(ws[c]);
 #pragma unroll
-      for (int i = 0; i < R; ++i) {
-        if (16 * i + 15 <= k) continue;
-        const int r = rl + 16 * i;
-        if (r <= k || c <= k) continue;
-        cz x = a[i][j];
-        if (pending) {
-          x = x - (vpr[i] * cj(wpc) + wpr[i] * cj(vpc));
-          if (r == c) x.i = 0;
-          a[i][j] = x;
-        }
+      for (int i = 0; i < RR; ++i) {
+        if (TR * i + TR - 1 <= k) continue;
+        cz x = a[i][j] - (vpr[i] * wpc + wpr[i] * vpc);
+        if (rl + TR * i == c) x.i = 0;
+        a[i][j] = x;
         yr[i] = yr[i] + x * vc;
       }
     }
-    // (4) y over a row's half-warp; its first lane stores it.
 #pragma unroll
-    for (int i = 0; i < R; ++i) {
-      if (16 * i + 15 <= k) continue;
-      for (int o = 8; o; o >>= 1) {
-        yr[i].r += shx(yr[i].r, o);
-        yr[i].i += shx(yr[i].i, o);
+    for (int i = 0; i < RR; ++i) {
+      if (TR * i + TR - 1 <= k) continue;
+#pragma unroll
+      for (int o = TC / 2; o; o >>= 1) {
+        yr[i].r += __shfl_xor_sync(0xffffffffu, yr[i].r, o);
+        yr[i].i += __shfl_xor_sync(0xffffffffu, yr[i].i, o);
       }
-      const int r = rl + 16 * i;
-      if (cl == 0 && r > k && r < n) ys[cb][r] = yr[i];
+      if (cl == 0) ys[rl + TR * i] = yr[i];
     }
     __syncthreads();
-    // (5) The pending update for step k + 1: alph = -(tau / 2) (y^H v), y = tau A v, in every thread.
+    // (4) w, in every warp (the dot product) and thread (its rows).
+    const cz tau = tau_s;
     cz dot = mk(0);
-    for (int r = k + 1 + lane; r < n; r += 32) dot = dot + cj(tau * ys[cb][r]) * v.v(r);
+    for (int r = k + 1 + lane; r < n; r += 32) dot = dot + cj(tau * ys[r]) * vs[nb][r];
     for (int o = 16; o; o >>= 1) {
-      dot.r += shx(dot.r, o);
-      dot.i += shx(dot.i, o);
+      dot.r += __shfl_xor_sync(0xffffffffu, dot.r, o);
+      dot.i += __shfl_xor_sync(0xffffffffu, dot.i, o);
     }
-    alphp = (-0.5) * (tau * dot);
-    taup = tau;
-    vp = v;
-    yp = ys[cb];
-    pending = true;
+    const cz alph = (-0.5) * (tau * dot);
+    for (int r = tid; r < NP; r += NT) ws[r] = r > k && r < n ? tau * ys[r] + alph * vs[nb][r] : mk(0);
+    __syncthreads();
   }
-  // d_{n-1}: the last element after the last update.
+  // d_{n-1}: the last element after the last update (v_{n-2}(n-1) = 1).
 #pragma unroll
-  for (int i = 0; i < R; ++i)
+  for (int i = 0; i < RR; ++i)
 #pragma unroll
-    for (int j = 0; j < R; ++j) {
-      const int r = rl + 16 * i, c = cl + 16 * j;
+    for (int j = 0; j < RC; ++j) {
+      const int r = rl + TR * i, c = cl + TC * j;
       if (r != n - 1 || c != n - 1) continue;
-      cz x = a[i][j];
-      if (pending) {
-        const cz vpr = vp.v(r), wpr = taup * yp[r] + alphp * vpr;
-        x = x - (vpr * cj(wpr) + wpr * cj(vpr));
-      }
-      dg[b * n + r] = x.r;
+      dg[b * n + r] = a[i][j].r - 2 * ws[r].r;
     }
 }
 
-template <int R, int MB>
+template <int TR, int TC, int RR, int RC, int MB>
 double run(int n, int64_t batch, int reps, const cz* A, double* d, double* e, cz* tau, cz* V, cudaEvent_t ev[2],
            int& per_sm) {
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_reduce<R, MB>, kThreads, 0));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_reduce<TR, TC, RR, RC, MB>, TR * TC, 0));
   std::vector<float> t;
   for (int x = 0; x < reps; ++x) {
     CK(cudaEventRecord(ev[0]));
-    k_reduce<R, MB><<<(unsigned)batch, kThreads>>>(A, n, d, e, tau, V);
+    k_reduce<TR, TC, RR, RC, MB><<<(unsigned)batch, TR * TC>>>(A, n, d, e, tau, V);
     CK(cudaGetLastError());
     CK(cudaEventRecord(ev[1]));
     CK(cudaEventSynchronize(ev[1]));
@@ -295,17 +272,36 @@ int main(int argc, char** argv) {
   for (auto& x : ev) CK(cudaEventCreate(&x));
   CK(cudaMemset(e, 0, sizeof(double) * n * batch));
   CK(cudaMemset(V, 0, sizeof(cz) * host.size()));
-  std::printf("| n | batch | registers for | reduction ms (best of %d) | blocks an SM | eigenvalue ratio (first %d) | "
+  std::printf("| n | batch | threads, registers for | reduction ms (best of %d) | blocks an SM | eigenvalue ratio (first %d) | "
               "Q^H A Q - T ratio (first) |\n",
               reps, (int)std::min<int64_t>(batch, 8));
   int bad = 0;
-  for (int mb = 1; mb <= 2; ++mb) {
+  // Configurations by order: TR x TC threads a matrix, registers for MB blocks an SM.
+  using Fn = double (*)(int, int64_t, int, const cz*, double*, double*, cz*, cz*, cudaEvent_t*, int&);
+  struct Cfg {
+    const char* name;
+    Fn fn;
+  };
+  std::vector<Cfg> cfgs;
+  if (n <= 16)
+    cfgs = {{"8x8, 8 an SM", run<8, 8, 2, 2, 8>}, {"4x8, 16 an SM", run<4, 8, 4, 2, 16>}};
+  else if (n <= 32)
+    cfgs = {{"8x8, 8 an SM", run<8, 8, 4, 4, 8>}, {"4x8, 8 an SM", run<4, 8, 8, 4, 8>},
+            {"4x8, 12 an SM", run<4, 8, 8, 4, 12>}};
+  else if (n <= 40)
+    cfgs = {{"8x8, 6 an SM", run<8, 8, 5, 5, 6>}, {"8x8, 4 an SM", run<8, 8, 5, 5, 4>},
+            {"16x8, 4 an SM", run<16, 8, 3, 5, 4>}};
+  else if (n <= 48)
+    cfgs = {{"16x16, 3 an SM", run<16, 16, 3, 3, 3>}, {"16x8, 4 an SM", run<16, 8, 3, 6, 4>},
+            {"8x8, 4 an SM", run<8, 8, 6, 6, 4>}};
+  else
+    cfgs = {{"16x16, 2 an SM", run<16, 16, 4, 4, 2>}, {"16x8, 4 an SM", run<16, 8, 4, 8, 4>},
+            {"16x8, 3 an SM", run<16, 8, 4, 8, 3>}, {"8x16, 4 an SM", run<8, 16, 8, 4, 4>},
+            {"8x8, 4 an SM", run<8, 8, 8, 8, 4>}, {"8x8, 3 an SM", run<8, 8, 8, 8, 3>}};
+  for (const Cfg& cfg : cfgs) {
     int per_sm = 0;
     CK(cudaMemset(d, 0, sizeof(double) * n * batch));
-    const double ms = n <= 16   ? (mb == 1 ? run<1, 1> : run<1, 2>)(n, batch, reps, A, d, e, tau, V, ev, per_sm)
-                      : n <= 32 ? (mb == 1 ? run<2, 1> : run<2, 2>)(n, batch, reps, A, d, e, tau, V, ev, per_sm)
-                      : n <= 48 ? (mb == 1 ? run<3, 1> : run<3, 2>)(n, batch, reps, A, d, e, tau, V, ev, per_sm)
-                                : (mb == 1 ? run<4, 1> : run<4, 2>)(n, batch, reps, A, d, e, tau, V, ev, per_sm);
+    const double ms = cfg.fn(n, batch, reps, A, d, e, tau, V, ev, per_sm);
     // Eigenvalues of the tridiagonal against zheev's on the first matrices.
     const int check = (int)std::min<int64_t>(batch, 8);
     std::vector<double> hd((size_t)n * check), he((size_t)n * check);
@@ -318,7 +314,7 @@ int main(int argc, char** argv) {
     const std::vector<cz> a0(host.begin(), host.begin() + (size_t)n * n);
     const std::vector<double> d0(hd.begin(), hd.begin() + n), e0(he.begin(), he.begin() + n);
     const double sim = similarity_ratio(n, a0, hv, ht, d0, e0);
-    std::printf("| %d | %lld | %d blocks an SM | %.3f | %d | %.3g | %.3g |\n", n, (long long)batch, mb, ms, per_sm, worst,
+    std::printf("| %d | %lld | %s | %.3f | %d | %.3g | %.3g |\n", n, (long long)batch, cfg.name, ms, per_sm, worst,
                 sim);
     bad += !(worst < 20) + !(sim < 20);
   }

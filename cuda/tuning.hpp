@@ -144,6 +144,20 @@ constexpr int kHeevWarpMinLanes = 4;
 constexpr int kHeevThreads = 256;
 constexpr int kHeevThreadsSmall = 128;
 constexpr int kHeevSmallN = 64;
+// Phase 1 at the smallest orders: the matrix in the registers of TR x TC threads (kernels/
+// heev_reg_reduce.cu), blocks_per_sm bounding the registers; a row serves the orders up to its n,
+// the last row's n the largest. H200, ms for the reduction alone against the block kernel's
+// phase 1 (bench/heev_reg_reduce_probe.cu): 15258 x 64 16x8 8.70 / 12.10 (16x16 11.03, 8x8 10.59),
+// 27126 x 48 16x8 7.37 / 11.26 (8x8 8.13), 38146 x 40 8x8 6.08 / 12.19 (16x8 8.08), 57392 x 33 8x8
+// 7.98 / 13.40. [SGPU_HEEV_REDUCE]
+struct HeevRegReduceRow {
+  int n, tr, tc, blocks_per_sm;
+};
+constexpr HeevRegReduceRow kHeevRegReduce[] = {
+    {40, 8, 8, 6},
+    {48, 16, 8, 4},
+    {64, 16, 8, 4},
+};
 // Phase 1 (reduction to tridiagonal form): loads in flight per thread in the pass, and the order
 // from which the pass reads only the lower triangle. [SGPU_HEEV_PASS]
 constexpr int kHeevPassUnroll = 8;  // not swept

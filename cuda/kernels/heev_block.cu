@@ -47,6 +47,7 @@
 #include "device/fault.hpp"
 #include "blas/cublas_dl.hpp"
 #include "kernels/heev_block.hpp"
+#include "kernels/heev_reg_reduce.hpp"
 #include "device/smem_slots.cuh"
 #include "device/team.cuh"
 #include "device/dev_setting.hpp"
@@ -210,6 +211,9 @@ struct Args {
   zc* wpan;     // phase 1 in panels (tridiagonalize_panels): each block's Wp, n x kPanelNb; else null
   bool stein;   // phase 2 as zheevx (stebz, then stein's inverse iteration; a.dc its scratch), else
                 // bisection and divide and conquer
+  const double* rec;  // phase 1 done by heev_reg_reduce: each block's record (rec_per doubles; W in
+                      // global memory holds the reflectors where vectors are wanted); else null
+  int64_t rec_per;
 };
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
@@ -871,9 +875,44 @@ __device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s,
   return info;
 }
 
+// A matrix that held NaN or Inf: its eigenvalues NaN, and with vectors its A.
+__device__ void poison(Mat1<zc> A, double* w, bool wantz, int n) {
+  const int tid = threadIdx.x, T = blockDim.x;
+  for (int i = 1 + tid; i <= n; i += T) w[i - 1] = NAN;
+  if (wantz)
+    for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) A((int)(idx % n) + 1, (int)(idx / n) + 1) = zc{NAN, NAN};
+}
+
+// Phase 1 done before this kernel (heev_reg_reduce): d, e, tau from the block's record. Returns
+// sigma, or 0 where the matrix held NaN or Inf (its outputs then poisoned).
+__device__ __forceinline__ double load_record(const Args& a, const Smem& s, Mat1<zc> A, int n, double* w) {
+  const int tid = threadIdx.x, T = blockDim.x;
+  const int64_t b = blockIdx.x;
+  const double* rec = a.rec + b * a.rec_per;
+  if (rec[heev_reg_reduce::record_bad(n)] != 0.0) {
+    poison(A, w, a.wantz, n);
+    if (tid == 0) a.info[b] = n;
+    return 0.0;
+  }
+  for (int i = tid; i < n; i += T) {
+    s.d[i] = rec[i];
+    if (i < n - 1) {
+      s.er[i] = rec[n + i];
+      s.tau[i] = zc{rec[2 * n + 2 * i], rec[2 * n + 2 * i + 1]};
+    }
+  }
+  __syncthreads();
+  if (tid == 0) finish_tridiagonal(s, n, s.d[n - 1]);
+  __syncthreads();
+  return rec[heev_reg_reduce::record_sigma(n)];
+}
+
 // ---- the kernel ------------------------------------------------------------------------------------
 
-template <int kT>
+// kRec: phase 1 done before this kernel (heev_reg_reduce; a.rec), else here. Two kernels rather
+// than a branch: the branch alone costs the in-kernel reduction's registers (its spills nearly
+// double).
+template <int kT, bool kRec>
 __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
@@ -882,47 +921,51 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   const BlockTeam t{s.red};
   const int64_t b = blockIdx.x;
   Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
-  Mat1<zc> W{s.w ? s.w : a.Wg + b * (int64_t)n * n, 1, n};
+  Mat1<zc> W{s.w ? s.w : a.Wg ? a.Wg + b * (int64_t)n * n : nullptr, 1, n};
   const Mat1<zc> Vg{a.Wg ? a.Wg + b * (int64_t)n * n : nullptr, 1, n};  // phase 3 by cuBLAS: V's global image
   double* w = a.w + b * a.sW;
 
-  // Working copy: the lower triangle of the Hermitian matrix (uplo U: the referenced triangle
-  // conjugated into it), and for pass_full its mirror image in the upper one; the diagonal's
-  // imaginary parts are not referenced, as in LAPACK. NaN/Inf screen and max-abs norm.
-  double bad = 0.0, anrm = 0.0;
-  for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
-    const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
-    if (a.lower ? r < c : r > c) continue;
-    zc x = A(r, c);
-    if (r == c) x.im = 0.0;
-    if (!core::finite(x.re) || !core::finite(x.im)) bad = 1.0;
-    anrm = core::dmax(anrm, core::zabs(x));
-    if (a.lower || !a.lower_pass) W(r, c) = x;
-    if (!a.lower || !a.lower_pass) W(c, r) = core::conj(x);
-  }
-  bad = t.max(bad);
-  anrm = t.max(anrm);
-  if (bad != 0.0) {
-    for (int i = 1 + tid; i <= n; i += T) w[i - 1] = NAN;
-    if (a.wantz)
-      for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) A((int)(idx % n) + 1, (int)(idx / n) + 1) = zc{NAN, NAN};
-    if (tid == 0) a.info[b] = n;
-    return;
-  }
-  // Scale to an allowable range, as zheev.
-  const double sigma = core::heev_scale(anrm);
-  if (sigma != 1.0)
+  double sigma = 1.0;
+  if constexpr (kRec) {
+    sigma = load_record(a, s, A, n, w);
+    if (sigma == 0.0) return;
+  } else {
+    // Working copy: the lower triangle of the Hermitian matrix (uplo U: the referenced triangle
+    // conjugated into it), and for pass_full its mirror image in the upper one; the diagonal's
+    // imaginary parts are not referenced, as in LAPACK. NaN/Inf screen and max-abs norm.
+    double bad = 0.0, anrm = 0.0;
     for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
       const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
-      if (r < c && a.lower_pass) continue;
-      W(r, c) = sigma * W(r, c);
+      if (a.lower ? r < c : r > c) continue;
+      zc x = A(r, c);
+      if (r == c) x.im = 0.0;
+      if (!core::finite(x.re) || !core::finite(x.im)) bad = 1.0;
+      anrm = core::dmax(anrm, core::zabs(x));
+      if (a.lower || !a.lower_pass) W(r, c) = x;
+      if (!a.lower || !a.lower_pass) W(c, r) = core::conj(x);
     }
-  // The first step has no pending update: its vectors are zero (an exact no-op).
-  for (int i = tid; i < n; i += T) s.va[i] = s.wv[i] = zc{0.0, 0.0};
-  __syncthreads();
+    bad = t.max(bad);
+    anrm = t.max(anrm);
+    if (bad != 0.0) {
+      poison(A, w, a.wantz, n);
+      if (tid == 0) a.info[b] = n;
+      return;
+    }
+    // Scale to an allowable range, as zheev.
+    sigma = core::heev_scale(anrm);
+    if (sigma != 1.0)
+      for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) {
+        const int r = (int)(idx % n) + 1, c = (int)(idx / n) + 1;
+        if (r < c && a.lower_pass) continue;
+        W(r, c) = sigma * W(r, c);
+      }
+    // The first step has no pending update: its vectors are zero (an exact no-op).
+    for (int i = tid; i < n; i += T) s.va[i] = s.wv[i] = zc{0.0, 0.0};
+    __syncthreads();
 
-  if (a.wpan) tridiagonalize_panels(t, s, W, n, a.wpan + b * (int64_t)n * kPanelNb);
-  else tridiagonalize(t, s, W, n, a.lower_pass);
+    if (a.wpan) tridiagonalize_panels(t, s, W, n, a.wpan + b * (int64_t)n * kPanelNb);
+    else tridiagonalize(t, s, W, n, a.lower_pass);
+  }
   const Vec1<double> d{s.d, 1}, er{s.er, 1};
   int info = 0;
   if (a.phases <= 1) {
@@ -1077,6 +1120,16 @@ static int panel_mode() {
   return v;
 }
 
+// Phase 1 by heev_reg_reduce where it serves the order (the developer setting
+// SGPU_HEEV_REDUCE=block keeps it in this kernel everywhere).
+static bool reg_reduce(int n) {
+  static const bool off = [] {
+    const char* e = dev::setting("SGPU_HEEV_REDUCE");
+    return e && !std::strcmp(e, "block");
+  }();
+  return !off && heev_reg_reduce::serves(n);
+}
+
 // Phase 2 as zheevx (inverse iteration) up to this order, else bisection and divide and conquer
 // (the developer setting SGPU_HEEV_TRIDIAG=stein|dc forces one everywhere).
 static int stein_max_n() {
@@ -1111,7 +1164,8 @@ namespace {
 struct Shape {
   int T = 0, tiles = 0, nbg = 0;
   bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false, stein = false;
-  size_t shmem = 0, wg = 0, zg = 0, dcb = 0, pb = 0, gb = 0, per = 1;
+  bool reg = false;  // phase 1 by heev_reg_reduce (then W, in global memory, only holds the reflectors)
+  size_t shmem = 0, wg = 0, zg = 0, dcb = 0, pb = 0, gb = 0, rb = 0, per = 1;
 };
 
 int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
@@ -1126,6 +1180,7 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // vectors the phases after the reduction are latency-bound, so these go to shared memory only if
   // the blocks the registers allow per SM still fit: more matrices in flight beat faster accesses.
   sh.T = n <= kSmallN ? kThreadsSmall : kThreads;
+  sh.reg = reg_reduce(n);
   const int per_sm = sh.T == kThreadsSmall ? 4 : 2;
   // Phase 2 as zheevx up to stein_max_n, with and without vectors (the eigenvalues must agree).
   sh.stein = n <= stein_max_n();
@@ -1138,7 +1193,7 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   sh.lower_pass = n >= pass_min && (pass_min == 0 || sizeof(double) * (size_t)smem_doubles(n, 0, false, sh.T, false) +
                                                              wbytes > (size_t)optin);
   const size_t base = sizeof(double) * (size_t)smem_doubles(n, sh.tiles, wantz, sh.T, sh.lower_pass);
-  sh.w_shared = base + wbytes + (wantz ? zbytes : 0) <= fit;
+  sh.w_shared = !sh.reg && base + wbytes + (wantz ? zbytes : 0) <= fit;
   sh.z_shared = wantz && base + (sh.w_shared ? wbytes : 0) + zbytes <= fit;
   const size_t wz = (sh.w_shared ? wbytes : 0) + (sh.z_shared ? zbytes : 0);
   sh.shmem = base + wz;
@@ -1163,7 +1218,8 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // Phase 3 by cuBLAS needs the library and V in global memory: in W's global image, which it
   // takes in place (and which holds only V where W is in shared memory).
   sh.gemm = wantz && heev_phases() >= 3 && n >= gemm_apply_min_n() && cublas::api();
-  sh.wg = sh.w_shared && !sh.gemm ? 0 : wbytes;
+  sh.wg = (sh.w_shared && !sh.gemm) || (sh.reg && !wantz) ? 0 : wbytes;
+  sh.rb = sh.reg ? al16(sizeof(double) * (size_t)heev_reg_reduce::record_doubles(n)) : 0;
   sh.nbg = gemm_nb();
   sh.gb = sh.gemm ? sizeof(zc) * ((size_t)n + (size_t)sh.nbg * sh.nbg + 2 * (size_t)sh.nbg * n) : 0;
   // Phase 1 in panels where the lower pass runs, if the lower triangles of the matrices in flight
@@ -1174,7 +1230,7 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   const bool beyond_l2 = (double)in_flight * 8.0 * n * n > (double)l2;
   const bool panels = sh.lower_pass && (panel_mode() == 1 || (panel_mode() < 0 && beyond_l2));
   sh.pb = panels ? sizeof(zc) * (size_t)n * kPanelNb : 0;
-  sh.per = std::max<size_t>(sh.wg + sh.zg + sh.dcb + sh.pb + sh.gb, 1);
+  sh.per = std::max<size_t>(sh.wg + sh.zg + sh.dcb + sh.pb + sh.gb + sh.rb, 1);
   return 0;
 }
 
@@ -1193,7 +1249,13 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
             double* w, int64_t strideW, int* info, int64_t batch, int64_t call_batch, size_t max_ws) {
   Shape sh;
   if (int e = shape_of(wantz, n, call_batch, sh)) return e;
-  auto kernel = sh.T == kThreadsSmall ? k_heev_block<kThreadsSmall> : k_heev_block<kThreads>;
+  // The register reduction serves only orders that take the small blocks.
+  static_assert(tuning::kHeevRegReduce[sizeof tuning::kHeevRegReduce / sizeof tuning::kHeevRegReduce[0] - 1].n <=
+                    kSmallN,
+                "heev_reg_reduce's orders take k_heev_block<kThreadsSmall, true>");
+  auto kernel = sh.reg                   ? k_heev_block<kThreadsSmall, true>
+                : sh.T == kThreadsSmall ? k_heev_block<kThreadsSmall, false>
+                                        : k_heev_block<kThreads, false>;
   if (smem_slots::allow_max_smem(kernel) != 0) return SGPU_ERR_DEVICE;
   const int phases = heev_phases();
   const size_t per = sh.per, wg = sh.wg, zg = sh.zg, dcb = sh.dcb, pb = sh.pb, shmem = sh.shmem;
@@ -1252,6 +1314,13 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     zc* Y2 = Y + (size_t)nbg * n * nb;
     args.tau_g = gemm ? tau_g : nullptr;
     args.gemm_nb = nbg;
+    // Phase 1's records after the cuBLAS operands.
+    double* rec = sh.rb ? reinterpret_cast<double*>(gbase + sh.gb * (size_t)nb) : nullptr;
+    args.rec = rec;
+    args.rec_per = heev_reg_reduce::record_doubles(n);
+    if (sh.reg)
+      if (int e = heev_reg_reduce::launch(lower, n, args.A, lda, strideA, rec, wantz ? args.Wg : nullptr, nb, st))
+        return e;
     kernel<<<(unsigned)nb, sh.T, shmem, st>>>(args);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (gemm)
