@@ -1,13 +1,10 @@
-// sgpu_heev_reg_reduce_probe: how fast the reduction of a batch of Hermitian matrices (n <= 64) to
-// real tridiagonal form runs with each matrix in the registers of one thread block, for several
-// block geometries (TR x TC threads a matrix) and register bounds: the measurement behind
-// tuning::kHeevRegReduce (the library's kernels/heev_reg_reduce.cu, the same steps with zlarfg's
-// rescaling, zheev's scaling and the NaN screen added). One kernel per configuration; every one
-// is checked.
-// Checks: the tridiagonal's eigenvalues (LAPACKE_dsterf) against LAPACKE_zheev's on the first
-// matrices, max |dw| / (n eps max |w|), and Q^H A Q = T on the first (Q from the reflectors and
-// tau), max |Q^H A Q - T| / (n eps max |A|); both under 20. Not a product path: no scaling of the
-// matrix or of tiny reflector norms, no NaN screen.
+// sgpu_heev_reg_reduce_probe: how fast zheev's reduction at n <= 64 with each matrix in the
+// registers of one thread block (the library's kernel itself, kernels/heev_reg_reduce.cuh) runs in
+// several block geometries (TR x TC threads a matrix) and register bounds: the measurement behind
+// tuning::kHeevRegReduce. Random entries in [-1, 1] (no scaling: sigma = 1).
+// Checks, every configuration: the tridiagonal's eigenvalues (LAPACKE_dsterf) against
+// LAPACKE_zheev's on the first matrices, max |dw| / (n eps max |w|), and Q^H A Q = T on the first
+// (Q from the reflectors and tau), max |Q^H A Q - T| / (n eps max |A|); both under 20.
 // Usage: sgpu_heev_reg_reduce_probe n batch [reps] (n = 2..64). Compare with the block kernel's
 // own phase 1: SGPU_HEEV_REDUCE=block SGPU_HEEV_PHASES=1 sgpu_heev_bench --sgpu-only --only-n n
 // --jobz N.
@@ -24,6 +21,7 @@
 
 #include "cuda_common.cuh"
 #include "heev_probe.cuh"
+#include "kernels/heev_reg_reduce.cuh"
 
 namespace {
 
@@ -31,161 +29,19 @@ using namespace probe;
 
 
 constexpr int kMaxN = 64;
-
-// zlarfg's reflector without its rescaling: H^H (alpha; x) = (beta; 0), H = I - tau v v^H, v(0) = 1,
-// v(1:) = inv x.
-__device__ inline void reflector(cz alpha, double xnorm2, double& beta, cz& tau, cz& inv) {
-  if (xnorm2 == 0 && alpha.i == 0) {
-    beta = alpha.r, tau = mk(0), inv = mk(0);
-    return;
-  }
-  beta = -copysign(sqrt(abs2(alpha) + xnorm2), alpha.r);
-  tau = mk((beta - alpha.r) / beta, -alpha.i / beta);
-  const cz den = alpha - mk(beta);
-  const double s = 1.0 / abs2(den);
-  inv = mk(den.r * s, -den.i * s);
-}
-
-// d, e (e_k = beta_k), tau and the reflectors (V: column k below row k + 1, n x n a matrix).
-// TR x TC threads a matrix; thread (rl, cl) = (tid / TC, tid % TC) holds rows rl + TR i (i < RR)
-// and columns cl + TC j (j < RC), TR RR >= n, TC RC >= n (a row's TC threads are consecutive
-// lanes). MB: blocks an SM the registers must allow.
-// Step k (zhetd2, uplo L): (1) the threads of column k apply the pending update (step k - 1's) to it
-// and put it in shared memory; (2) warp 0 forms the reflector and puts v (zero at rows <= k) in
-// shared memory; (3) every thread applies the pending update to its part of the trailing matrix and
-// sums its part of y = A v, reduced over the row's T lanes by shuffles; (4) w = tau y + alph v,
-// alph = -(tau / 2)(tau y)^H v, into shared memory: the next step's pending update. Four barriers a
-// step; row and column blocks wholly outside the trailing matrix are skipped by a test that is the
-// same for the whole block.
-template <int TR, int TC, int RR, int RC, int MB>
-__global__ void __launch_bounds__(TR * TC, MB) k_reduce(const cz* __restrict__ A0, int n, double* dg, double* eg,
-                                                     cz* taug, cz* Vg) {
-  constexpr int NT = TR * TC, NP = TR * RR > TC * RC ? TR * RR : TC * RC;
-  __shared__ cz col[NP];    // column k after its update
-  __shared__ cz vs[2][NP];  // v of step k in vs[k & 1]; the pending one in the other
-  __shared__ cz ws[NP];     // w of the pending update
-  __shared__ cz ys[NP];     // y = A v
-  __shared__ cz tau_s;
-  const int tid = threadIdx.x, rl = tid / TC, cl = tid % TC, lane = tid & 31;
-  const int64_t b = blockIdx.x;
-  const cz* A = A0 + b * (int64_t)n * n;
-  cz* V = Vg + b * (int64_t)n * n;
-  cz a[RR][RC];
-#pragma unroll
-  for (int i = 0; i < RR; ++i)
-#pragma unroll
-    for (int j = 0; j < RC; ++j) {
-      const int r = rl + TR * i, c = cl + TC * j;
-      cz x = mk(0);
-      if (r < n && c < n) x = r >= c ? A[r + (int64_t)c * n] : cj(A[c + (int64_t)r * n]);
-      if (r == c) x.i = 0;
-      a[i][j] = x;
-    }
-  for (int x = tid; x < NP; x += NT) vs[0][x] = vs[1][x] = ws[x] = mk(0);
-  __syncthreads();
-  for (int k = 0; k < n - 1; ++k) {
-    const int nb = k & 1, pb = nb ^ 1;
-    // (1) Column k.
-#pragma unroll
-    for (int j = 0; j < RC; ++j) {
-      if (cl + TC * j != k) continue;
-      const cz vpk = vs[pb][k], wpk = ws[k];
-#pragma unroll
-      for (int i = 0; i < RR; ++i) {
-        const int r = rl + TR * i;
-        if (r < k) continue;
-        cz x = a[i][j] - (vs[pb][r] * cj(wpk) + ws[r] * cj(vpk));
-        if (r == k) x.i = 0;
-        col[r] = x;
-      }
-    }
-    __syncthreads();
-    // (2) The reflector.
-    if (tid < 32) {
-      double ssq = 0;
-      for (int r = k + 2 + lane; r < n; r += 32) ssq += abs2(col[r]);
-      for (int o = 16; o; o >>= 1) ssq += __shfl_xor_sync(0xffffffffu, ssq, o);
-      double beta;
-      cz tau, inv;
-      reflector(col[k + 1], ssq, beta, tau, inv);
-      for (int r = lane; r < NP; r += 32) {
-        const cz v = r <= k || r >= n ? mk(0) : r == k + 1 ? mk(1) : inv * col[r];
-        vs[nb][r] = v;
-        if (r >= k + 2 && r < n) V[r + (int64_t)k * n] = v;
-      }
-      if (lane == 0) {
-        dg[b * n + k] = col[k].r;
-        eg[b * n + k] = beta;
-        taug[b * n + k] = tau;
-        tau_s = tau;
-      }
-    }
-    __syncthreads();
-    // (3) The pending update and y = A v.
-    cz vpr[RR], wpr[RR], yr[RR];
-#pragma unroll
-    for (int i = 0; i < RR; ++i) {
-      const int r = rl + TR * i;
-      vpr[i] = vs[pb][r];
-      wpr[i] = ws[r];
-      yr[i] = mk(0);
-    }
-#pragma unroll
-    for (int j = 0; j < RC; ++j) {
-      if (TC * j + TC - 1 <= k) continue;  // the same for the whole block
-      const int c = cl + TC * j;
-      const cz vc = vs[nb][c], vpc = cj(vs[pb][c]), wpc = cj(ws[c]);
-#pragma unroll
-      for (int i = 0; i < RR; ++i) {
-        if (TR * i + TR - 1 <= k) continue;
-        cz x = a[i][j] - (vpr[i] * wpc + wpr[i] * vpc);
-        if (rl + TR * i == c) x.i = 0;
-        a[i][j] = x;
-        yr[i] = yr[i] + x * vc;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < RR; ++i) {
-      if (TR * i + TR - 1 <= k) continue;
-#pragma unroll
-      for (int o = TC / 2; o; o >>= 1) {
-        yr[i].r += __shfl_xor_sync(0xffffffffu, yr[i].r, o);
-        yr[i].i += __shfl_xor_sync(0xffffffffu, yr[i].i, o);
-      }
-      if (cl == 0) ys[rl + TR * i] = yr[i];
-    }
-    __syncthreads();
-    // (4) w, in every warp (the dot product) and thread (its rows).
-    const cz tau = tau_s;
-    cz dot = mk(0);
-    for (int r = k + 1 + lane; r < n; r += 32) dot = dot + cj(tau * ys[r]) * vs[nb][r];
-    for (int o = 16; o; o >>= 1) {
-      dot.r += __shfl_xor_sync(0xffffffffu, dot.r, o);
-      dot.i += __shfl_xor_sync(0xffffffffu, dot.i, o);
-    }
-    const cz alph = (-0.5) * (tau * dot);
-    for (int r = tid; r < NP; r += NT) ws[r] = r > k && r < n ? tau * ys[r] + alph * vs[nb][r] : mk(0);
-    __syncthreads();
-  }
-  // d_{n-1}: the last element after the last update (v_{n-2}(n-1) = 1).
-#pragma unroll
-  for (int i = 0; i < RR; ++i)
-#pragma unroll
-    for (int j = 0; j < RC; ++j) {
-      const int r = rl + TR * i, c = cl + TC * j;
-      if (r != n - 1 || c != n - 1) continue;
-      dg[b * n + r] = a[i][j].r - 2 * ws[r].r;
-    }
-}
+using sgpu::gpu::heev_reg_reduce::record_doubles;
 
 template <int TR, int TC, int RR, int RC, int MB>
-double run(int n, int64_t batch, int reps, const cz* A, double* d, double* e, cz* tau, cz* V, cudaEvent_t ev[2],
-           int& per_sm) {
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_reduce<TR, TC, RR, RC, MB>, TR * TC, 0));
+double run(int n, int64_t batch, int reps, const cz* A, double* rec, cz* V, cudaEvent_t ev[2], int& per_sm) {
+  namespace rr = sgpu::gpu::heev_reg_reduce;
+  const auto k = rr::k_reg_reduce<TR, TC, RR, RC, MB>;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, TR * TC, 0));
+  const rr::Args g{true, n, reinterpret_cast<const sgpu::core::zc*>(A), n, (int64_t)n * n, rec,
+                   reinterpret_cast<sgpu::core::zc*>(V)};
   std::vector<float> t;
   for (int x = 0; x < reps; ++x) {
     CK(cudaEventRecord(ev[0]));
-    k_reduce<TR, TC, RR, RC, MB><<<(unsigned)batch, TR * TC>>>(A, n, d, e, tau, V);
+    k<<<(unsigned)batch, TR * TC>>>(g);
     CK(cudaGetLastError());
     CK(cudaEventRecord(ev[1]));
     CK(cudaEventSynchronize(ev[1]));
@@ -260,24 +116,22 @@ int main(int argc, char** argv) {
   std::uniform_real_distribution<double> u(-1, 1);
   std::vector<cz> host((size_t)n * n * batch);
   for (auto& z : host) z = mk(u(rng), u(rng));
-  cz *A, *tau, *V;
-  double *d, *e;
+  cz *A, *V;
+  double* rec;
+  const int64_t per = record_doubles(n);
   CK(cudaMalloc(&A, sizeof(cz) * host.size()));
   CK(cudaMalloc(&V, sizeof(cz) * host.size()));
-  CK(cudaMalloc(&tau, sizeof(cz) * n * batch));
-  CK(cudaMalloc(&d, sizeof(double) * n * batch));
-  CK(cudaMalloc(&e, sizeof(double) * n * batch));
+  CK(cudaMalloc(&rec, sizeof(double) * per * batch));
   CK(cudaMemcpy(A, host.data(), sizeof(cz) * host.size(), cudaMemcpyHostToDevice));
   cudaEvent_t ev[2];
   for (auto& x : ev) CK(cudaEventCreate(&x));
-  CK(cudaMemset(e, 0, sizeof(double) * n * batch));
   CK(cudaMemset(V, 0, sizeof(cz) * host.size()));
   std::printf("| n | batch | threads, registers for | reduction ms (best of %d) | blocks an SM | eigenvalue ratio (first %d) | "
               "Q^H A Q - T ratio (first) |\n",
               reps, (int)std::min<int64_t>(batch, 8));
   int bad = 0;
   // Configurations by order: TR x TC threads a matrix, registers for MB blocks an SM.
-  using Fn = double (*)(int, int64_t, int, const cz*, double*, double*, cz*, cz*, cudaEvent_t*, int&);
+  using Fn = double (*)(int, int64_t, int, const cz*, double*, cz*, cudaEvent_t*, int&);
   struct Cfg {
     const char* name;
     Fn fn;
@@ -300,17 +154,21 @@ int main(int argc, char** argv) {
             {"8x8, 4 an SM", run<8, 8, 8, 8, 4>}, {"8x8, 3 an SM", run<8, 8, 8, 8, 3>}};
   for (const Cfg& cfg : cfgs) {
     int per_sm = 0;
-    CK(cudaMemset(d, 0, sizeof(double) * n * batch));
-    const double ms = cfg.fn(n, batch, reps, A, d, e, tau, V, ev, per_sm);
-    // Eigenvalues of the tridiagonal against zheev's on the first matrices.
+    CK(cudaMemset(rec, 0xff, sizeof(double) * per * batch));  // NaN: a record not written fails the checks
+    const double ms = cfg.fn(n, batch, reps, A, rec, V, ev, per_sm);
+    // Eigenvalues of the tridiagonal against zheev's on the first matrices (records: d, e, tau).
     const int check = (int)std::min<int64_t>(batch, 8);
-    std::vector<double> hd((size_t)n * check), he((size_t)n * check);
-    CK(cudaMemcpy(hd.data(), d, sizeof(double) * n * check, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(he.data(), e, sizeof(double) * n * check, cudaMemcpyDeviceToHost));
+    std::vector<double> hr((size_t)per * check), hd((size_t)n * check), he((size_t)n * check, 0.0);
+    CK(cudaMemcpy(hr.data(), rec, sizeof(double) * per * check, cudaMemcpyDeviceToHost));
+    for (int m = 0; m < check; ++m)
+      for (int i = 0; i < n; ++i) {
+        hd[(size_t)m * n + i] = hr[(size_t)m * per + i];
+        if (i < n - 1) he[(size_t)m * n + i] = hr[(size_t)m * per + n + i];
+      }
     const double worst = eig_ratio(n, check, host, hd, he);
-    std::vector<cz> hv((size_t)n * n, mk(0)), ht(n);
+    std::vector<cz> hv((size_t)n * n, mk(0)), ht(n, mk(0));
     CK(cudaMemcpy(hv.data(), V, sizeof(cz) * n * n, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(ht.data(), tau, sizeof(cz) * n, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n - 1; ++i) ht[i] = mk(hr[2 * n + 2 * i], hr[2 * n + 2 * i + 1]);
     const std::vector<cz> a0(host.begin(), host.begin() + (size_t)n * n);
     const std::vector<double> d0(hd.begin(), hd.begin() + n), e0(he.begin(), he.begin() + n);
     const double sim = similarity_ratio(n, a0, hv, ht, d0, e0);
@@ -320,8 +178,6 @@ int main(int argc, char** argv) {
   }
   CK(cudaFree(A));
   CK(cudaFree(V));
-  CK(cudaFree(tau));
-  CK(cudaFree(d));
-  CK(cudaFree(e));
+  CK(cudaFree(rec));
   return bad ? 1 : 0;
 }

@@ -1,0 +1,226 @@
+// zheev's phase 1 at the block path's smallest orders, the kernel itself (heev_reg_reduce.cu
+// launches it; bench/heev_reg_reduce_probe.cu sweeps its geometries): the reduction of a Hermitian
+// matrix to real tridiagonal form (zhetd2, uplo L, in heev_block.cu's fused form) with the whole
+// matrix in the registers of one thread block, so that no step reads or writes memory beyond a few
+// vectors in shared memory. TR x TC threads a matrix: thread (rl, cl) = (tid / TC, tid % TC) holds
+// rows rl + TR i (i < RR) and columns cl + TC j (j < RC) of the full Hermitian matrix (a row's TC
+// threads are consecutive lanes). Step k:
+//   1. the threads of column k apply the pending update (step k - 1's) to it, into shared memory;
+//   2. warp 0 forms zlarfg's reflector (the core's, with its scaled norm and rescaling) and puts v,
+//      zero above row k + 1, into shared memory, d_k, beta_k and tau_k into the record;
+//   3. every thread applies the pending update to its part of the trailing matrix and sums its
+//      part of y = A v, reduced over the row's lanes by shuffles;
+//   4. w = tau y + alph v, alph = -(tau / 2)(tau y)^H v: the next step's pending update.
+// Four barriers a step; row and column blocks wholly outside the trailing matrix are skipped by a
+// test that is the same for the whole block. Fewer threads a matrix put more matrices in flight,
+// which the steps' chains of dependent reductions need more than threads (tuning.hpp).
+#pragma once
+#include <cuda_runtime.h>
+
+#include "core/heev.hpp"
+#include "core/reflect.hpp"
+#include "device/team.cuh"
+#include "kernels/heev_reg_reduce.hpp"
+
+namespace sgpu {
+namespace gpu {
+namespace heev_reg_reduce {
+
+using core::zc;
+
+// The batch: matrix b at A + b sA (uplo `lower`, ld lda), its record at rec + b record_doubles(n),
+// its reflectors at V + b n^2 (n x n, ld n) where V is not null.
+struct Args {
+  bool lower;
+  int n;
+  const zc* A;
+  int64_t lda, sA;
+  double* rec;
+  zc* V;
+};
+
+// Shared vectors as one 16-byte access (zc is 8-byte aligned; the arrays are 16).
+__device__ __forceinline__ zc lds(const zc& x) {
+  const double2 v = *reinterpret_cast<const double2*>(&x);
+  return zc{v.x, v.y};
+}
+__device__ __forceinline__ void sts(zc& x, zc v) { *reinterpret_cast<double2*>(&x) = make_double2(v.re, v.im); }
+
+// Matrix blockIdx.x of g.A into its record (heev_reg_reduce.hpp) and, where g.V is set, its
+// reflectors. TR RR >= n and TC RC >= n; MB: blocks an SM the registers must allow.
+template <int TR, int TC, int RR, int RC, int MB>
+__global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
+  constexpr int NT = TR * TC, NW = NT / 32, NP = TR * RR > TC * RC ? TR * RR : TC * RC;
+  static_assert(NT % 32 == 0 && (TC & (TC - 1)) == 0 && TC <= 32, "a row's lanes: a power of two within a warp");
+  __shared__ __align__(16) zc col[NP];    // column k after its update
+  __shared__ __align__(16) zc vs[2][NP];  // v of step k in vs[k & 1]; the pending one in the other
+  __shared__ __align__(16) zc ws[NP];     // w of the pending update
+  __shared__ __align__(16) zc ys[NP];     // y = A v
+  __shared__ zc tau_s;
+  __shared__ double red[2][NW];
+  const int n = g.n, tid = threadIdx.x, rl = tid / TC, cl = tid % TC, lane = tid & 31;
+  const int64_t b = blockIdx.x;
+  const zc* A = g.A + b * g.sA;
+  double* rec = g.rec + b * record_doubles(n);
+  zc* V = g.V ? g.V + b * (int64_t)n * n : nullptr;
+
+  // The Hermitian matrix from the referenced triangle (the diagonal's imaginary parts not
+  // referenced, as in LAPACK), its NaN/Inf screen and max-abs norm.
+  zc a[RR][RC];
+  double bad = 0.0, anrm = 0.0;
+#pragma unroll
+  for (int i = 0; i < RR; ++i)
+#pragma unroll
+    for (int j = 0; j < RC; ++j) {
+      const int r = rl + TR * i, c = cl + TC * j;
+      zc x{0.0, 0.0};
+      if (r < n && c < n) {
+        const bool direct = g.lower ? r >= c : r <= c;
+        x = direct ? A[r + c * g.lda] : core::conj(A[c + r * g.lda]);
+        if (r == c) x.im = 0.0;
+        if (!core::finite(x.re) || !core::finite(x.im)) bad = 1.0;
+        anrm = core::dmax(anrm, core::zabs(x));
+      }
+      a[i][j] = x;
+    }
+  for (int o = 16; o; o >>= 1) {
+    bad = fmax(bad, __shfl_xor_sync(0xffffffffu, bad, o));
+    anrm = fmax(anrm, __shfl_xor_sync(0xffffffffu, anrm, o));
+  }
+  if (lane == 0) {
+    red[0][tid / 32] = bad;
+    red[1][tid / 32] = anrm;
+  }
+  for (int x = tid; x < NP; x += NT) {
+    sts(vs[0][x], zc{0.0, 0.0});
+    sts(vs[1][x], zc{0.0, 0.0});
+    sts(ws[x], zc{0.0, 0.0});
+  }
+  __syncthreads();
+  for (int w = 0; w < NW; ++w) {
+    bad = fmax(bad, red[0][w]);
+    anrm = fmax(anrm, red[1][w]);
+  }
+  if (bad != 0.0) {
+    if (tid == 0) rec[record_bad(n)] = 1.0;
+    return;
+  }
+  // Scaled to an allowable range, as zheev.
+  const double sigma = core::heev_scale(anrm);
+  if (sigma != 1.0)
+#pragma unroll
+    for (int i = 0; i < RR; ++i)
+#pragma unroll
+      for (int j = 0; j < RC; ++j) a[i][j] = sigma * a[i][j];
+  if (tid == 0) {
+    rec[record_sigma(n)] = sigma;
+    rec[record_bad(n)] = 0.0;
+  }
+
+  for (int k = 0; k < n - 1; ++k) {
+    const int nb = k & 1, pb = nb ^ 1;
+    // (1) Column k.
+#pragma unroll
+    for (int j = 0; j < RC; ++j) {
+      if (cl + TC * j != k) continue;
+      const zc vpk = lds(vs[pb][k]), wpk = lds(ws[k]);
+#pragma unroll
+      for (int i = 0; i < RR; ++i) {
+        const int r = rl + TR * i;
+        if (r < k) continue;
+        zc x = a[i][j] - (lds(vs[pb][r]) * core::conj(wpk) + lds(ws[r]) * core::conj(vpk));
+        if (r == k) x.im = 0.0;
+        sts(col[r], x);
+      }
+    }
+    __syncthreads();
+    // (2) The reflector: H^H (alpha; x) = (beta; 0), alpha = col(k + 1), x = col(k + 2:n).
+    if (tid < 32) {
+      const cuda::WarpTeam<32> t = cuda::WarpTeam<32>::make();
+      double ssq = 0.0;
+      for (int r = k + 2 + lane; r < n; r += 32) {
+        const zc x = lds(col[r]);
+        ssq += x.re * x.re + x.im * x.im;
+      }
+      ssq = t.sum(ssq);
+      const core::Vec<zc> x{col + (k + 2 < n ? k + 2 : n), 1};
+      const double xnorm = ssq >= core::kSsqMin && ssq <= core::kSsqMax ? sqrt(ssq) : core::znrm2(t, n - k - 2, x);
+      zc tau, inv;
+      const double beta = core::zlarfg_scalars(t, n - k - 1, lds(col[k + 1]), x, xnorm, tau, inv);
+      t.sync();  // x rescaled in place where beta was tiny
+      for (int r = lane; r < NP; r += 32) {
+        const zc v = r <= k || r >= n ? zc{0.0, 0.0} : r == k + 1 ? zc{1.0, 0.0} : inv * lds(col[r]);
+        sts(vs[nb][r], v);
+        if (V && r >= k + 2 && r < n) V[r + (int64_t)k * n] = v;
+      }
+      if (lane == 0) {
+        rec[k] = lds(col[k]).re;
+        rec[n + k] = beta;
+        rec[2 * n + 2 * k] = tau.re;
+        rec[2 * n + 2 * k + 1] = tau.im;
+        tau_s = tau;
+      }
+    }
+    __syncthreads();
+    // (3) The pending update and y = A v.
+    zc vpr[RR], wpr[RR], yr[RR];
+#pragma unroll
+    for (int i = 0; i < RR; ++i) {
+      const int r = rl + TR * i;
+      vpr[i] = lds(vs[pb][r]);
+      wpr[i] = lds(ws[r]);
+      yr[i] = zc{0.0, 0.0};
+    }
+#pragma unroll
+    for (int j = 0; j < RC; ++j) {
+      if (TC * j + TC - 1 <= k) continue;  // the same for the whole block
+      const int c = cl + TC * j;
+      const zc vc = lds(vs[nb][c]), vpc = core::conj(lds(vs[pb][c])), wpc = core::conj(lds(ws[c]));
+#pragma unroll
+      for (int i = 0; i < RR; ++i) {
+        if (TR * i + TR - 1 <= k) continue;
+        zc x = a[i][j] - (vpr[i] * wpc + wpr[i] * vpc);
+        if (rl + TR * i == c) x.im = 0.0;
+        a[i][j] = x;
+        yr[i] = yr[i] + x * vc;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < RR; ++i) {
+      if (TR * i + TR - 1 <= k) continue;
+#pragma unroll
+      for (int o = TC / 2; o; o >>= 1) {
+        yr[i].re += __shfl_xor_sync(0xffffffffu, yr[i].re, o);
+        yr[i].im += __shfl_xor_sync(0xffffffffu, yr[i].im, o);
+      }
+      if (cl == 0) sts(ys[rl + TR * i], yr[i]);
+    }
+    __syncthreads();
+    // (4) w: the dot product in every warp (the same bits in each), then each thread's rows.
+    const zc tau = tau_s;
+    double dr = 0.0, di = 0.0;
+    for (int r = k + 1 + lane; r < n; r += 32) {
+      const zc x = core::conj(tau * lds(ys[r])) * lds(vs[nb][r]);
+      dr += x.re;
+      di += x.im;
+    }
+    const zc alph = (-0.5) * (tau * zc{cuda::warp_sum(dr), cuda::warp_sum(di)});
+    for (int r = tid; r < NP; r += NT)
+      sts(ws[r], r > k && r < n ? tau * lds(ys[r]) + alph * lds(vs[nb][r]) : zc{0.0, 0.0});
+    __syncthreads();
+  }
+  // d_n: the last element after the last update.
+#pragma unroll
+  for (int i = 0; i < RR; ++i)
+#pragma unroll
+    for (int j = 0; j < RC; ++j) {
+      const int r = rl + TR * i, c = cl + TC * j;
+      if (r != n - 1 || c != n - 1) continue;
+      const zc v = lds(vs[(n - 2) & 1][r]), w = lds(ws[r]);
+      rec[r] = (a[i][j] - (v * core::conj(w) + w * core::conj(v))).re;
+    }
+}
+
+}  // namespace heev_reg_reduce
+}  // namespace gpu
+}  // namespace sgpu
