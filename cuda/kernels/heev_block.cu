@@ -10,6 +10,9 @@
 //      Where the lower triangles in flight exceed L2 (HBM binds the passes), the steps go in
 //      panels of kPanelNb (zlatrd, then zher2k): passes that only read, y corrected by the
 //      panel's earlier reflectors, and one rank-2 kPanelNb update a panel.
+//      Where heev_reg_reduce serves the order (its matrix in registers, kernels/
+//      heev_reg_reduce.cuh), it runs this phase before the kernel, whose kRec instance starts
+//      from its record (d, e, tau, sigma) and its reflectors in W's global image.
 //   2. The real symmetric tridiagonal (phase-scaled as seed 002 §3). jobz V: divide and conquer
 //      (compat/core/stedc.hpp, the CPU's code): the leaves' QL/QR one warp each, side by side; then
 //      level by level the merges side by side, each on a group of warps (roots, vectors and the
