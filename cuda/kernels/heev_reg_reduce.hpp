@@ -9,7 +9,7 @@ namespace sgpu {
 namespace gpu {
 namespace heev_reg_reduce {
 
-// Whether it reduces order n (2 <= n <= tuning::kHeevRegReduceMaxN).
+// Whether it reduces order n (from 2 to the last row of tuning::kHeevRegReduce).
 bool serves(int n);
 
 // One matrix's record, in doubles: d (n), e (n: the signed betas, e_k = beta_k, the last unused),
