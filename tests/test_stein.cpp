@@ -2,9 +2,10 @@
 // finds its vectors with it) on the CPU, judged as TESTING/EIG judges LAPACK:
 //  1. Tridiagonals (random, clustered, graded, glued Wilkinson, split, tiny, huge, constant, zero,
 //     and spectra whose gaps sit just above and below dstein's reorthogonalization threshold
-//     1e-3 ||T||), eigenvalues by bisection on each block (stebz_stein): within
-//     2 * 60 n ulp ||T||_1 of LAPACKE_dsterf's, residual ||T Z - Z L||_1 / (n ulp ||T||_1) < 60
-//     and orthogonality ||Z^T Z - I||_1 / (n ulp) < 60 (dstt21's ratios, the Hermitian threshold).
+//     1e-3 ||T||), eigenvalues on each block by bisection (stebz_stein) and by dsterf (stebz_sterf,
+//     then stein_all): within 2 * 60 n ulp ||T||_1 of LAPACKE_dsterf's, residual
+//     ||T Z - Z L||_1 / (n ulp ||T||_1) < 60 and orthogonality ||Z^T Z - I||_1 / (n ulp) < 60
+//     (dstt21's ratios, the Hermitian threshold).
 //  2. core::heev with kHeevInverse (bisection, inverse iteration, then Q Z) on every Hermitian kind
 //     of the conformance suite, uplo L and U: eigenvalues within 2 * 60 n ulp ||A||_1 of
 //     LAPACKE_zheev's, ||A - U L U^H||_1 / (n ulp ||A||_1) < 60, ||I - U^H U||_1 / (n ulp) < 60.
@@ -28,49 +29,60 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
       for (int rep = 0; rep < (h.quick ? 1 : 3); ++rep) {
         std::vector<double> d, e;
         make_tridiagonal(h, kind, n, d, e);
-        std::vector<double> wb(n, NAN), zb((size_t)n * std::max(n, 1), NAN);
-        std::vector<double> scratch(core::stein_member_work(n) + 1);
-        std::vector<int> order(n, -1);
-        const core::Vec1<double> dv{d.data(), 1}, ev{e.data(), 1};
-        const int info = core::stebz_stein(core::TeamOne{}, n, dv, ev, core::Vec1<double>{wb.data(), 1},
-                                           core::Mat1<double>{zb.data(), 1, n}, core::Vec1<int>{order.data(), 1},
-                                           scratch.data());
-        // Ascending by the order returned.
-        std::vector<double> w(n), z((size_t)n * n);
-        for (int j = 0; j < n; ++j) {
-          w[j] = wb[order[j] - 1];
-          for (int i = 0; i < n; ++i) z[i + (size_t)j * n] = zb[i + (size_t)(order[j] - 1) * n];
-        }
-        char c[96];
-        std::snprintf(c, sizeof c, "tridiagonal n=%d %s rep %d", n, tridiagonal_kind_name(kind), rep);
-        h.expect(info == 0, "%s: info %d", c, info);
-        const double tn = tridiagonal_norm1(n, d, e, unfl);
-        double res = 0.0;
-        for (int j = 0; j < n; ++j) {
-          double rc = 0.0;
-          for (int i = 0; i < n; ++i) {
-            double tq = d[i] * z[i + (size_t)j * n];
-            if (i > 0) tq += e[i - 1] * z[i - 1 + (size_t)j * n];
-            if (i + 1 < n) tq += e[i] * z[i + 1 + (size_t)j * n];
-            rc += std::abs(tq - w[j] * z[i + (size_t)j * n]);
+        for (int method = 0; method < 2; ++method) {
+          std::vector<double> wb(n, NAN), zb((size_t)n * std::max(n, 1), NAN);
+          std::vector<double> scratch(core::stein_member_work(n) + 1);  // >= n: stebz_sterf's too
+          std::vector<int> order(n, -1);
+          const std::vector<double> d0 = d, e0 = e;
+          const core::Vec1<double> dv{d.data(), 1}, ev{e.data(), 1}, wv{wb.data(), 1};
+          const core::Mat1<double> zv{zb.data(), 1, n};
+          const core::Vec1<int> ov{order.data(), 1};
+          int info = 0;
+          if (method == 0) {
+            info = core::stebz_stein(core::TeamOne{}, n, dv, ev, wv, zv, ov, scratch.data());
+          } else {
+            core::stebz_sterf(n, dv, ev, wv, ov, core::Vec1<double>{scratch.data(), 1});
+            info = core::stein_all(core::TeamOne{}, n, dv, ev, wv, zv, scratch.data());
           }
-          res = std::max(res, rc);
+          // Ascending by the order returned.
+          std::vector<double> w(n), z((size_t)n * n);
+          for (int j = 0; j < n; ++j) {
+            w[j] = wb[order[j] - 1];
+            for (int i = 0; i < n; ++i) z[i + (size_t)j * n] = zb[i + (size_t)(order[j] - 1) * n];
+          }
+          char c[112];
+          std::snprintf(c, sizeof c, "tridiagonal n=%d %s rep %d, values by %s", n, tridiagonal_kind_name(kind), rep,
+                        method ? "dsterf" : "bisection");
+          h.expect(d == d0 && e == e0, "%s: T changed", c);
+          h.expect(info == 0, "%s: info %d", c, info);
+          const double tn = tridiagonal_norm1(n, d, e, unfl);
+          double res = 0.0;
+          for (int j = 0; j < n; ++j) {
+            double rc = 0.0;
+            for (int i = 0; i < n; ++i) {
+              double tq = d[i] * z[i + (size_t)j * n];
+              if (i > 0) tq += e[i - 1] * z[i - 1 + (size_t)j * n];
+              if (i + 1 < n) tq += e[i] * z[i + 1 + (size_t)j * n];
+              rc += std::abs(tq - w[j] * z[i + (size_t)j * n]);
+            }
+            res = std::max(res, rc);
+          }
+          res /= n * ulp * tn;
+          std::vector<double> ref = d, re = e;
+          h.expect(LAPACKE_dsterf(n, ref.data(), re.data()) == 0, "dsterf failed");
+          double dist = 0.0;
+          for (int i = 0; i < n; ++i) {
+            dist = std::max(dist, std::abs(w[i] - ref[i]));
+            if (i + 1 < n) h.expect(w[i] <= w[i + 1], "%s: not ascending at %d", c, i);
+          }
+          const double rev = dist / (2 * 60 * n * ulp * tn);
+          h.expect(rev <= 1.0, "%s: eigenvalues differ from dsterf by %.3g (x%.3g of the bound)", c, dist, rev);
+          const double orth = orth_ratio(n, z.data(), n);
+          worst_res = std::max(worst_res, res);
+          worst_orth = std::max(worst_orth, orth);
+          h.expect(res < 60, "%s: residual ratio %.3g", c, res);
+          h.expect(orth < 60, "%s: orthogonality ratio %.3g", c, orth);
         }
-        res /= n * ulp * tn;
-        std::vector<double> ref = d, re = e;
-        h.expect(LAPACKE_dsterf(n, ref.data(), re.data()) == 0, "dsterf failed");
-        double dist = 0.0;
-        for (int i = 0; i < n; ++i) {
-          dist = std::max(dist, std::abs(w[i] - ref[i]));
-          if (i + 1 < n) h.expect(w[i] <= w[i + 1], "%s: not ascending at %d", c, i);
-        }
-        const double rev = dist / (2 * 60 * n * ulp * tn);
-        h.expect(rev <= 1.0, "%s: eigenvalues differ from dsterf by %.3g (x%.3g of the bound)", c, dist, rev);
-        const double orth = orth_ratio(n, z.data(), n);
-        worst_res = std::max(worst_res, res);
-        worst_orth = std::max(worst_orth, orth);
-        h.expect(res < 60, "%s: residual ratio %.3g", c, res);
-        h.expect(orth < 60, "%s: orthogonality ratio %.3g", c, orth);
       }
 }
 

@@ -14,6 +14,7 @@
 //   five arrays; the arithmetic is the same.
 #pragma once
 #include "bisect.hpp"
+#include "steqr.hpp"
 
 namespace sgpu {
 namespace core {
@@ -221,6 +222,16 @@ struct SteinWalk {
   }
 };
 
+// order <- the permutation that sorts w[1..n] ascending (the i-th smallest is w[order[i]]), stable:
+// ties keep their index order. Insertion sort: n is small, and it needs no room.
+SGPU_HD void sort_order(int n, Vec1<double> w, Vec1<int> order) {
+  for (int i = 1; i <= n; ++i) {
+    int k = i - 1;
+    for (; k >= 1 && w[order[k]] > w[i]; --k) order[k + 1] = order[k];
+    order[k + 1] = i;
+  }
+}
+
 // All eigenvalues of T (d[1..n], e[1..n-1]) as dstebz finds them: T is split into blocks where
 // an off-diagonal is negligible, each block's eigenvalues found by bisection (bisect_all) into w at
 // the block's rows, ascending within the block; order gets the permutation that sorts w (the i-th
@@ -240,30 +251,45 @@ SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<do
     }
   }
   t.sync();
-  if (t.leader())
-    for (int i = 1; i <= n; ++i) {
-      const int oi = i;
-      int k = i - 1;
-      for (; k >= 1 && w[order[k]] > w[oi]; --k) order[k + 1] = order[k];
-      order[k + 1] = oi;
-    }
+  if (t.leader()) sort_order(n, w, order);
   t.sync();
 }
 
-// All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
-// dstein): the eigenvalues by stebz (into w, their ascending order in order), and eigenvector j
-// (column j of z, zero outside its block) by inverse iteration on its block: the i-th smallest
-// eigenvalue is w[order[i]], its vector z(:, order[i]). Clusters (consecutive eigenvalues of a
-// block within dstein's 1e-3 ||block||) are dealt to the team's members in turn; `scratch` holds
-// the SteinScratch of every member that can own one (the first min(p, n)), interleaved (element k
-// of member m at scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n) doubles.
-// Returns the number of eigenvectors whose iteration did not reach its norm (dstein's info); each
-// is still stored. Finite input assumed, scaled as bisect_all needs. K as stebz's.
-template <int K = 2, class Team>
-SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
-                        Vec1<int> order, double* scratch) {
+// The same blocks, w and order as stebz, each block's eigenvalues found instead by dsterf's
+// root-free QL/QR (sterf) on a copy of the block (its own splits within it, ascending), and by
+// bisection where sterf does not converge. One serial chain: about n^2 dependent steps with two
+// divisions each against bisection's 20-60 Sturm counts of n steps an eigenvalue, so it is the
+// cheaper where every eigenvalue is wanted and threads are not short (the GPU runs it one thread a
+// matrix, many matrices side by side). ework: n doubles of scratch (sterf overwrites e).
+SGPU_HD void stebz_sterf(int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Vec1<int> order,
+                         Vec1<double> ework) {
+  for (int b1 = 1, bn; b1 <= n; b1 = bn + 1) {
+    for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
+    }
+    const int nb = bn - b1 + 1;
+    const Vec1<double> wb{&w[b1], w.s}, eb{&ework[b1], ework.s};
+    for (int i = b1; i <= bn; ++i) {
+      w[i] = d[i];
+      ework[i] = i < bn ? e[i] : 0.0;
+    }
+    if (nb > 1 && sterf(TeamOne{}, nb, wb, eb) != 0)
+      bisect_all<1>(TeamOne{}, nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wb);
+  }
+  sort_order(n, w, order);
+}
+
+// Eigenvector j of T (column j of z, zero outside its block) by inverse iteration on its block,
+// from eigenvalues already found (w as stebz or stebz_sterf leaves them: each block's ascending at
+// its rows): dstein. Clusters (consecutive eigenvalues of a block within dstein's 1e-3 ||block||)
+// are dealt to the team's members in turn; `scratch` holds the SteinScratch of every member that
+// can own one (the first min(p, n)), interleaved (element k of member m at
+// scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n) doubles. Returns the number of
+// eigenvectors whose iteration did not reach its norm (dstein's info); each is still stored.
+// Finite input assumed, scaled as bisect_all needs.
+template <class Team>
+SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
+                      double* scratch) {
   const int p = t.step(), rank = t.first(0);
-  stebz<K>(t, n, d, e, w, order);
   // Vectors. Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
   // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
   // order, to find its cluster; the walk is O(n) in all).
@@ -301,6 +327,17 @@ SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
   const int total = (int)t.sum((double)fails);
   t.sync();
   return total;
+}
+
+// All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
+// dstein): the eigenvalues by stebz (into w, their ascending order in order), the vectors by
+// stein_all: the i-th smallest eigenvalue is w[order[i]], its vector z(:, order[i]). Returns
+// stein_all's count. Finite input assumed, scaled as bisect_all needs. K as stebz's.
+template <int K = 2, class Team>
+SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
+                        Vec1<int> order, double* scratch) {
+  stebz<K>(t, n, d, e, w, order);
+  return stein_all(t, n, d, e, w, z, scratch);
 }
 
 }  // namespace SGPU_CORE_ISA

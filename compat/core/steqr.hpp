@@ -444,112 +444,74 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
     const BlockScale bs(d, e, l, lend);
     if (bs.anorm == 0.0) continue;
     for (int i = l; i <= lend - 1; ++i) e[i] = e[i] * e[i];
-    // Choose between QL and QR iteration.
+    // Choose between QL and QR iteration. QR on the block is QL on the block reversed, step for
+    // step (each operation mirrored, so bit for bit the same eigenvalues): reverse it and run QL,
+    // one loop for every block (on the GPU the threads of a warp, each on its own matrix, then
+    // take the same path instead of the two in turn).
     if (fabs(d[lend]) < fabs(d[l])) {
-      lend = lsv;
-      l = lendsv;
+      for (int i = l, j = lend; i < j; ++i, --j) {
+        const double x = d[i];
+        d[i] = d[j];
+        d[j] = x;
+      }
+      for (int i = l, j = lend - 1; i < j; ++i, --j) {
+        const double x = e[i];
+        e[i] = e[j];
+        e[j] = x;
+      }
     }
-    if (lend >= l) {
-      // QL iteration.
-      for (;;) {
-        if (l != lend) {
-          for (m = l; m <= lend - 1; ++m)
-            if (fabs(e[m]) <= eps2 * fabs(d[m] * d[m + 1])) break;
-        } else {
-          m = lend;
-        }
-        if (m < lend) e[m] = 0.0;
-        double p = d[l];
-        if (m == l) {
-          d[l] = p;  // eigenvalue found
-          ++l;
-          if (l <= lend) continue;
-          break;
-        }
-        if (m == l + 1) {
-          double rt1, rt2, c, s;
-          laev2(d[l], sqrt(e[l]), d[l + 1], rt1, rt2, c, s);
-          d[l] = rt1;
-          d[l + 1] = rt2;
-          e[l] = 0.0;
-          l += 2;
-          if (l <= lend) continue;
-          break;
-        }
-        if (jtot == nmaxit) break;
-        ++jtot;
-        // Form the shift.
-        double rte = sqrt(e[l]);
-        double sigma = (d[l + 1] - p) / (2.0 * rte);
-        double r = lapy2(sigma, 1.0);
-        sigma = p - (rte / (sigma + sign(r, sigma)));
-        double c = 1.0, s = 0.0, gamma = d[m] - sigma;
-        p = gamma * gamma;
-        for (int i = m - 1; i >= l; --i) {
-          double bb = e[i];
-          r = p + bb;
-          if (i != m - 1) e[i + 1] = s * r;
-          double oldc = c;
-          // Two divisions, as dsterf: c and s through one reciprocal of r (an extra rounding in
-          // each) moved graded spectra at n = 1024 by 133 ulp of the largest eigenvalue from
-          // dsterf's, which this loop reproduces bitwise (docs/testing.md, "zheev's eigenvalues").
-          c = p / r;
-          s = bb / r;
-          double oldgam = gamma, alpha = d[i];
-          gamma = c * (alpha - sigma) - s * oldgam;
-          d[i + 1] = oldgam + (alpha - gamma);
-          p = c != 0.0 ? (gamma * gamma) / c : oldc * bb;
-        }
-        e[l] = s * p;
-        d[l] = sigma + gamma;
+    // QL iteration.
+    for (;;) {
+      if (l != lend) {
+        for (m = l; m <= lend - 1; ++m)
+          if (fabs(e[m]) <= eps2 * fabs(d[m] * d[m + 1])) break;
+      } else {
+        m = lend;
       }
-    } else {
-      // QR iteration.
-      for (;;) {
-        for (m = l; m >= lend + 1; --m)
-          if (fabs(e[m - 1]) <= eps2 * fabs(d[m] * d[m - 1])) break;
-        if (m < lend + 1) m = lend;
-        if (m > lend) e[m - 1] = 0.0;
-        double p = d[l];
-        if (m == l) {
-          d[l] = p;
-          --l;
-          if (l >= lend) continue;
-          break;
-        }
-        if (m == l - 1) {
-          double rt1, rt2, c, s;
-          laev2(d[l], sqrt(e[l - 1]), d[l - 1], rt1, rt2, c, s);
-          d[l] = rt1;
-          d[l - 1] = rt2;
-          e[l - 1] = 0.0;
-          l -= 2;
-          if (l >= lend) continue;
-          break;
-        }
-        if (jtot == nmaxit) break;
-        ++jtot;
-        double rte = sqrt(e[l - 1]);
-        double sigma = (d[l - 1] - p) / (2.0 * rte);
-        double r = lapy2(sigma, 1.0);
-        sigma = p - (rte / (sigma + sign(r, sigma)));
-        double c = 1.0, s = 0.0, gamma = d[m] - sigma;
-        p = gamma * gamma;
-        for (int i = m; i <= l - 1; ++i) {
-          double bb = e[i];
-          r = p + bb;
-          if (i != m) e[i - 1] = s * r;
-          double oldc = c;
-          c = p / r;  // (two divisions: see the QL loop)
-          s = bb / r;
-          double oldgam = gamma, alpha = d[i + 1];
-          gamma = c * (alpha - sigma) - s * oldgam;
-          d[i] = oldgam + (alpha - gamma);
-          p = c != 0.0 ? (gamma * gamma) / c : oldc * bb;
-        }
-        e[l - 1] = s * p;
-        d[l] = sigma + gamma;
+      if (m < lend) e[m] = 0.0;
+      double p = d[l];
+      if (m == l) {
+        d[l] = p;  // eigenvalue found
+        ++l;
+        if (l <= lend) continue;
+        break;
       }
+      if (m == l + 1) {
+        double rt1, rt2, c, s;
+        laev2(d[l], sqrt(e[l]), d[l + 1], rt1, rt2, c, s);
+        d[l] = rt1;
+        d[l + 1] = rt2;
+        e[l] = 0.0;
+        l += 2;
+        if (l <= lend) continue;
+        break;
+      }
+      if (jtot == nmaxit) break;
+      ++jtot;
+      // Form the shift.
+      double rte = sqrt(e[l]);
+      double sigma = (d[l + 1] - p) / (2.0 * rte);
+      double r = lapy2(sigma, 1.0);
+      sigma = p - (rte / (sigma + sign(r, sigma)));
+      double c = 1.0, s = 0.0, gamma = d[m] - sigma;
+      p = gamma * gamma;
+      for (int i = m - 1; i >= l; --i) {
+        double bb = e[i];
+        r = p + bb;
+        if (i != m - 1) e[i + 1] = s * r;
+        double oldc = c;
+        // Two divisions, as dsterf: c and s through one reciprocal of r (an extra rounding in
+        // each) moved graded spectra at n = 1024 by 133 ulp of the largest eigenvalue from
+        // dsterf's, which this loop reproduces bitwise (docs/testing.md, "zheev's eigenvalues").
+        c = p / r;
+        s = bb / r;
+        double oldgam = gamma, alpha = d[i];
+        gamma = c * (alpha - sigma) - s * oldgam;
+        d[i + 1] = oldgam + (alpha - gamma);
+        p = c != 0.0 ? (gamma * gamma) / c : oldc * bb;
+      }
+      e[l] = s * p;
+      d[l] = sigma + gamma;
     }
     // Undo scaling.
     bs.undo(d, e, lsv, lendsv - lsv + 1, 0);

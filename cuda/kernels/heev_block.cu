@@ -51,6 +51,7 @@
 #include "blas/cublas_dl.hpp"
 #include "kernels/heev_block.hpp"
 #include "kernels/heev_reg_reduce.hpp"
+#include "kernels/heev_values.hpp"
 #include "device/smem_slots.cuh"
 #include "device/team.cuh"
 #include "device/dev_setting.hpp"
@@ -853,21 +854,32 @@ __global__ void __launch_bounds__(kGemmMaxNb) k_larft(zc* S, int64_t sS, int nbg
 // ---- phase 2 as zheevx ----------------------------------------------------------------------------
 
 // T split where dstebz splits it, each block's eigenvalues by bisection (ascending within a block;
-// order sorts them) and, with vectors, each eigenvector by inverse iteration on its block, a
-// cluster a thread (Z's columns in the blocks' order; scratch: stein_member_work(n) doubles for
-// each of the first min(T, n) threads). The sorted eigenvalues, unscaled by sigma, go to w now
-// (phase 3 overlays the scratch region where they were found), and the order to er's room (free
-// once stein has read T), as ints. Returns stebz_stein's count of vectors that did not converge.
+// order sorts them), or where vals is set taken from there (the record's eigenvalues and order,
+// heev_values), and, with vectors, each eigenvector by inverse iteration on its block, a cluster a
+// thread (Z's columns in the blocks' order; scratch: stein_member_work(n) doubles for each of the
+// first min(T, n) threads). The sorted eigenvalues, unscaled by sigma, go to w now (phase 3
+// overlays the scratch region where they were found), and the order to er's room (free once stein
+// has read T), as ints. Returns stein's count of vectors that did not converge.
 __device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s, int n, bool wantz, Mat1<double> z,
-                                              double* scratch, double sigma, double* w) {
+                                              double* scratch, double sigma, double* w, const double* vals) {
   const Vec1<double> d{s.d, 1}, er{s.er, 1};
   double* wu = reinterpret_cast<double*>(s.va);
   const Vec1<int> order{reinterpret_cast<int*>(wu + n), 1};
   int info = 0;
-  // One eigenvalue a thread at a time (K = 1): the block's threads (128 up to n = 64, then 256)
-  // are about as many as the eigenvalues, and a second one side by side would be a dead count.
-  if (wantz) info = core::stebz_stein<1>(t, n, d, er, Vec1<double>{wu, 1}, z, order, scratch);
-  else core::stebz<1>(t, n, d, er, Vec1<double>{wu, 1}, order);
+  if (vals) {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      wu[i] = vals[i];
+      order[i + 1] = (int)vals[n + i];
+    }
+    __syncthreads();
+    if (wantz) info = core::stein_all(t, n, d, er, Vec1<double>{wu, 1}, z, scratch);
+  } else if (wantz) {
+    // One eigenvalue a thread at a time (K = 1): the block's threads (128 up to n = 64, then 256)
+    // are about as many as the eigenvalues, and a second one side by side would be a dead count.
+    info = core::stebz_stein<1>(t, n, d, er, Vec1<double>{wu, 1}, z, order, scratch);
+  } else {
+    core::stebz<1>(t, n, d, er, Vec1<double>{wu, 1}, order);
+  }
   int* ord = reinterpret_cast<int*>(s.er);
   for (int i = 1 + (int)threadIdx.x; i <= n; i += (int)blockDim.x) {
     const double x = wu[order[i] - 1];
@@ -976,7 +988,8 @@ __global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(
   } else if (a.stein) {
     // As zheevx (tridiagonal_stein); Z's columns follow T's blocks, ord sorts them for phase 3.
     Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
-    info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w);
+    const double* vals = kRec ? a.rec + b * a.rec_per + heev_reg_reduce::record_w(n) : nullptr;
+    info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w, vals);
     const int* ord = reinterpret_cast<const int*>(s.er);
     if (a.wantz && a.phases >= 3) {
       if (a.tau_g) prepare_gemm_apply(s, W, Vg, z, ord, A, n, a.tau_g + b * n, a.gemm_nb);
@@ -1183,10 +1196,12 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // vectors the phases after the reduction are latency-bound, so these go to shared memory only if
   // the blocks the registers allow per SM still fit: more matrices in flight beat faster accesses.
   sh.T = n <= kSmallN ? kThreadsSmall : kThreads;
-  sh.reg = reg_reduce(n);
   const int per_sm = sh.T == kThreadsSmall ? 4 : 2;
   // Phase 2 as zheevx up to stein_max_n, with and without vectors (the eigenvalues must agree).
   sh.stein = n <= stein_max_n();
+  // The register reduction's record feeds heev_values, whose eigenvalues only inverse iteration
+  // takes.
+  sh.reg = reg_reduce(n) && sh.stein;
   sh.tiles = wantz && !sh.stein ? tiles_doubles(n, sh.T / 32) : 0;
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
@@ -1321,9 +1336,14 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     double* rec = sh.rb ? reinterpret_cast<double*>(gbase + sh.gb * (size_t)nb) : nullptr;
     args.rec = rec;
     args.rec_per = heev_reg_reduce::record_doubles(n);
-    if (sh.reg)
+    if (sh.reg) {
+      // Phase 1 in registers, then the eigenvalues one thread a matrix; without vectors that is all.
       if (int e = heev_reg_reduce::launch(lower, n, args.A, lda, strideA, rec, wantz ? args.Wg : nullptr, nb, st))
         return e;
+      if (phases >= 2)
+        if (int e = heev_values::launch(wantz, n, rec, args.w, strideW, args.info, nb, st)) return e;
+      if (!wantz) continue;
+    }
     kernel<<<(unsigned)nb, sh.T, shmem, st>>>(args);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (gemm)

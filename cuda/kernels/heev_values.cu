@@ -1,0 +1,100 @@
+// zheev's eigenvalues at the orders heev_reg_reduce serves: one thread a matrix runs
+// core::stebz_sterf on the tridiagonal of its record. dsterf's chain is about n^2 dependent steps,
+// which in a thread block of its own (the block kernel's phase 2) would hold the block's other
+// threads idle; bisection there spread the work over them but took some 25 times the arithmetic
+// (Sturm counts of n steps, tens an eigenvalue). One thread a matrix keeps the arithmetic at the
+// chain's and puts a batch's matrices side by side instead. A thread's eigenvalues, e's working
+// copy and the order live in shared memory, interleaved across the block's threads (element i of
+// thread t at i T + t: a warp's accesses to one element fall in distinct banks); d and e are read
+// from the record.
+#include <cuda_runtime.h>
+
+#include <climits>
+
+#include "core/stein.hpp"
+#include "backend.hpp"
+#include "device/fault.hpp"
+#include "device/smem_slots.cuh"
+#include "kernels/heev_reg_reduce.hpp"
+#include "kernels/heev_values.hpp"
+
+namespace sgpu {
+namespace gpu {
+namespace heev_values {
+
+namespace {
+
+using core::Vec1;
+using heev_reg_reduce::record_bad;
+using heev_reg_reduce::record_doubles;
+using heev_reg_reduce::record_order;
+using heev_reg_reduce::record_sigma;
+using heev_reg_reduce::record_w;
+
+// Threads a block: one warp, so that a batch of a few thousand matrices still spreads over every SM.
+constexpr int kThreads = 32;
+
+struct Args {
+  bool wantz;
+  int n;
+  double* rec;
+  double* w;
+  int64_t sW;
+  int* info;
+  int64_t batch;
+};
+
+// Shared doubles a thread: the eigenvalues and e's copy (n each), the order (n ints).
+__host__ __device__ inline int64_t smem_doubles(int n) { return 2 * (int64_t)n + (n + 1) / 2; }
+
+__global__ void __launch_bounds__(kThreads) k_heev_values(const Args g) {
+  extern __shared__ double sm[];
+  constexpr int T = kThreads;  // the stride of a thread's arrays, known to the compiler
+  const int n = g.n, tid = threadIdx.x;
+  const int64_t b = (int64_t)blockIdx.x * T + tid;
+  if (b >= g.batch) return;
+  double* rec = g.rec + b * record_doubles(n);
+  double* w = g.w + b * g.sW;
+  if (rec[record_bad(n)] != 0.0) {
+    if (!g.wantz) {
+      for (int i = 0; i < n; ++i) w[i] = NAN;
+      g.info[b] = n;
+    }
+    return;
+  }
+  const Vec1<double> wv{sm + tid, T}, ework{sm + (int64_t)n * T + tid, T};
+  const Vec1<int> order{reinterpret_cast<int*>(sm + 2 * (int64_t)n * T) + tid, T};
+  core::stebz_sterf(n, Vec1<double>{rec, 1}, Vec1<double>{rec + n, 1}, wv, order, ework);
+  if (g.wantz) {
+    for (int i = 1; i <= n; ++i) {
+      rec[record_w(n) + i - 1] = wv[i];
+      rec[record_order(n) + i - 1] = (double)order[i];
+    }
+  } else {
+    const double sigma = rec[record_sigma(n)];
+    for (int i = 1; i <= n; ++i) {
+      const double x = wv[order[i]];
+      w[i - 1] = sigma != 1.0 ? x / sigma : x;
+    }
+    g.info[b] = 0;
+  }
+}
+
+}  // namespace
+
+int launch(bool wantz, int n, double* rec, double* w, int64_t strideW, int* info, int64_t batch, cudaStream_t s) {
+  const size_t shmem = sizeof(double) * (size_t)smem_doubles(n) * kThreads;
+  if (smem_slots::allow_max_smem(k_heev_values) != 0) return SGPU_ERR_DEVICE;
+  const int64_t most = (int64_t)INT_MAX * kThreads;
+  for (int64_t b0 = 0; b0 < batch; b0 += most) {
+    const int64_t nb = batch - b0 < most ? batch - b0 : most;
+    const Args g{wantz, n, rec + b0 * record_doubles(n), w + b0 * strideW, strideW, info + b0, nb};
+    k_heev_values<<<(unsigned)((nb + kThreads - 1) / kThreads), kThreads, shmem, s>>>(g);
+    if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
+  }
+  return 0;
+}
+
+}  // namespace heev_values
+}  // namespace gpu
+}  // namespace sgpu
