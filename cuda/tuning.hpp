@@ -120,19 +120,22 @@ constexpr int64_t kHeevSplitMinBatch = 200;  // 180 matrices ran up to 6% slower
 
 // ---- zheev, small orders: a team per matrix in shared memory (kernels/heev_team) ----------------
 // Lanes per matrix by order for jobz N and V, whether jobz N keeps the matrix in shared memory
-// (else the global-memory warp path serves it), and whether jobz V takes inverse iteration (else
-// the QL/QR chain; jobz N takes that method's values, so that they are bitwise jobz V's). A row
-// serves the orders up to its n. [SGPU_HEEV_TEAM, SGPU_HEEV_SMALL, SGPU_HEEV_VECTORS]
+// (else the global-memory warp path serves it), whether jobz V takes inverse iteration (else
+// the QL/QR chain; jobz N takes that method's values, so that they are bitwise jobz V's), and
+// whether inverse iteration's eigenvalues come from dsterf one thread a matrix (kernels/
+// heev_values, between a reduction kernel and, with vectors, an inverse-iteration kernel) rather
+// than from the team's bisection (needs inverse_v and shared_n). A row serves the orders up to its
+// n. [SGPU_HEEV_TEAM, SGPU_HEEV_SMALL, SGPU_HEEV_VECTORS]
 struct HeevTeamRow {
   int n, lanes_n, lanes_v;
-  bool shared_n, inverse_v;
+  bool shared_n, inverse_v, sterf;
 };
 constexpr HeevTeamRow kHeevTeam[] = {
-    {4, 2, 2, true, false},     // P = 2 fastest both ways; the chain 35% faster than inverse iteration
-    {8, 4, 4, true, false},     // the chain at P = 4 (18.9 ms) beats inverse iteration's best (20.4)
-    {16, 8, 16, true, true},    // shared memory beats the global path; inverse iteration 33% faster
-    {24, 16, 16, false, true},  // jobz N: the global path's occupancy wins (10.2 against 13.6 ms at 32)
-    {32, 16, 32, false, true},  // jobz V at 32 lanes: 28: 41.3 -> 31.2 ms, 32: 38.0 -> 33.9 (24, 20: none)
+    {4, 2, 2, true, false, false},     // P = 2 fastest both ways; the chain 35% faster than inverse iteration
+    {8, 4, 4, true, false, false},     // the chain at P = 4 (18.9 ms) beats inverse iteration's best (20.4)
+    {16, 8, 16, true, true, true},     // shared memory beats the global path; inverse iteration 33% faster
+    {24, 16, 16, false, true, false},  // jobz N: the global path's occupancy wins (10.2 against 13.6 ms at 32)
+    {32, 16, 32, false, true, false},  // jobz V at 32 lanes: 28: 41.3 -> 31.2 ms, 32: 38.0 -> 33.9 (24, 20: none)
 };
 // The global-memory warp path (kernels/eig_warp.cu) for zheev jobz N: the smallest power of two >= n / 2
 // lanes, at least kHeevWarpMinLanes (4 best at n = 4 and 8, 8 at 16, 16 at 32). [SGPU_HEEV_TEAM]

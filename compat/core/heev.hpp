@@ -99,21 +99,20 @@ SGPU_HD int heev_chain(const Team& t, bool wantz, int n, Vec1<double> d, Vec1<do
   return info;
 }
 
-// Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
-// eigenvalues, unordered, in that case; with divide and conquer i is the failing leaf's row and
-// w is not meaningful). With inverse iteration, i > 0 is the number of eigenvectors whose iteration
-// failed (zheevx's count; w holds every eigenvalue, and every vector is still stored).
-// Non-finite input: w and (wantz) A are NaN, info = n.
+// heev's first steps: the referenced triangle into the lower one (through the transposed view
+// without vectors and uplo U, a copied into lower_copy where given), the NaN/Inf screen, zheev's
+// scaling (sigma) and the reduction to tridiagonal form (hetd2: d, e, tau, y in work as heev lays
+// them out). Returns 0 with the reduced matrix in a (the view the reduction ran on), 1 where n = 1
+// was solved outright, -1 where A held NaN or Inf (w and, with vectors, A then NaN).
 template <class Team>
-SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_in, Vec1<double> w, double* work,
-                 int dc_from = kStedcLeaf + 1, zc* lower_copy = nullptr) {
-  if (n == 0) return 0;
+SGPU_HD int heev_start(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc>& a, Vec1<double> w, double* work,
+                       double& sigma, zc* lower_copy = nullptr) {
   // Without vectors zheev writes only the referenced triangle. An upper one is then taken as the
   // lower triangle of the transposed view, conj(A), which has A's eigenvalues: each step of the
   // reduction is symmetric under conjugation (complex products and sums of conjugates are the
   // conjugates, bit for bit), so they are bitwise those of uplo = 'L' on the same matrix.
   const bool view_t = !wantz && !uplo_lower, lower = uplo_lower || view_t;
-  Mat1<zc> a = view_t ? Mat1<zc>{a_in.p, a_in.cs, a_in.rs} : a_in;
+  if (view_t) a = Mat1<zc>{a.p, a.cs, a.rs};
   // Read through that view the reduction strides across columns; where the caller gives room
   // (lower_copy: n x n complex, heev_copy_work) the view's lower triangle is first copied into a
   // matrix of unit row stride, with the same values and so the same results.
@@ -143,7 +142,7 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
       for (int c = t.first(1); c <= n; c += t.step())
         for (int r = 1; r <= n; ++r) a(r, c) = zc{NAN, NAN};
     t.sync();
-    return n;
+    return -1;
   }
   // The core works on the lower triangle: mirror an upper one into it; drop the diagonal's
   // imaginary parts (not referenced, as in LAPACK).
@@ -159,8 +158,71 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
       if (wantz) a(1, 1) = zc{1.0, 0.0};
     }
     t.sync();
-    return 0;
+    return 1;
   }
+  Vec1<double> d{work, 1};
+  zc* zw = reinterpret_cast<zc*>(work + 4 * n);
+  Vec1<zc> e{zw, 1}, tau{zw + n, 1}, y{zw + 2 * n, 1};
+  // Scale the matrix to an allowable range, if necessary.
+  sigma = heev_scale(anrm);
+  if (sigma != 1.0)
+    for (int c = t.first(1); c <= n; c += t.step())
+      for (int r = c; r <= n; ++r) a(r, c) = sigma * a(r, c);
+  t.sync();
+  hetd2(t, n, a, d, e, tau, y);
+  return 0;
+}
+
+// heev's inverse iteration after the eigenvalues: with Q in a (phase-scaled), T in work's d and
+// er, its eigenvalues as stebz leaves them in cw and their order in sw's room (work + 3 n, ints),
+// the real Z by inverse iteration (stein_all), then A = Q Z row by row, the columns taken in that
+// order: each member keeps its row of Q in its stein scratch (free again by then); d gets the
+// eigenvalues ascending. Returns stein_all's count of vectors that did not converge.
+template <class Team>
+SGPU_HD int heev_inverse_vectors(const Team& t, int n, Mat1<zc> a, double* work) {
+  const Vec1<double> d{work, 1}, er{work + n, 1}, cw{work + 2 * n, 1};
+  const Vec1<int> order{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1};
+  const int p = t.step(), rank = t.first(0);
+  const Mat1<double> z{work + 10 * (int64_t)n, 1, heev_ldz(n)};
+  double* scratch = work + 10 * (int64_t)n + (int64_t)n * heev_ldz(n);
+  const int info = stein_all(t, n, d, er, cw, z, scratch);
+  const Vec1<double> row{scratch + rank, p};  // re and im of Q(r, k) at 2k - 1 and 2k
+  for (int r = t.first(1); r <= n; r += p) {
+    for (int k = 1; k <= n; ++k) {
+      const zc q = a(r, k);
+      row[2 * k - 1] = q.re;
+      row[2 * k] = q.im;
+    }
+    for (int c = 1; c <= n; ++c) {
+      const int oc = order[c];
+      double sr = 0.0, si = 0.0;
+      for (int k = 1; k <= n; ++k) {
+        const double zk = z(k, oc);
+        sr += row[2 * k - 1] * zk;
+        si += row[2 * k] * zk;
+      }
+      a(r, c) = zc{sr, si};
+    }
+  }
+  t.sync();  // every member has read d (in stein_all) before it is overwritten
+  for (int i = t.first(1); i <= n; i += p) d[i] = cw[order[i]];
+  t.sync();
+  return info;
+}
+
+// Returns info as zheev: 0, or i > 0 when i off-diagonals failed to converge (w[1..i-1] hold
+// eigenvalues, unordered, in that case; with divide and conquer i is the failing leaf's row and
+// w is not meaningful). With inverse iteration, i > 0 is the number of eigenvectors whose iteration
+// failed (zheevx's count; w holds every eigenvalue, and every vector is still stored).
+// Non-finite input: w and (wantz) A are NaN, info = n.
+template <class Team>
+SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_in, Vec1<double> w, double* work,
+                 int dc_from = kStedcLeaf + 1, zc* lower_copy = nullptr) {
+  if (n == 0) return 0;
+  Mat1<zc> a = a_in;
+  double sigma = 1.0;
+  const int start = heev_start(t, wantz, uplo_lower, n, a, w, work, sigma, lower_copy);
+  if (start != 0) return start < 0 ? n : 0;
   Vec1<double> d{work, 1}, er{work + n, 1}, cw{work + 2 * n, 1}, sw{work + 3 * n, 1};
   zc* zw = reinterpret_cast<zc*>(work + 4 * n);
   Vec1<zc> e{zw, 1}, tau{zw + n, 1}, y{zw + 2 * n, 1};
@@ -169,14 +231,6 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
   const bool dc = heev_uses_stedc(n, wantz, dc_from);
   const bool inverse = wantz && dc_from == kHeevInverse;
 
-  // Scale the matrix to an allowable range, if necessary.
-  const double sigma = heev_scale(anrm);
-  if (sigma != 1.0)
-    for (int c = t.first(1); c <= n; c += t.step())
-      for (int r = c; r <= n; ++r) a(r, c) = sigma * a(r, c);
-  t.sync();
-
-  hetd2(t, n, a, d, e, tau, y);
   int info = 0;
   if (dc) {
     // Divide and conquer on a real Z, then A = Q Z (complex times real).
@@ -235,37 +289,12 @@ SGPU_HD int heev(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<zc> a_i
         }
     }
   } else if (inverse) {
-    // Q in place of the reflectors; eigenvalues by bisection and the real Z by inverse iteration
-    // (into cw and z; sw holds their ascending order); then A = Q Z row by row, the columns taken
-    // in that order: each member keeps its row of Q in its stein scratch (free again by then).
+    // Q in place of the reflectors; eigenvalues by bisection (into cw; their ascending order into
+    // sw's room), then heev_inverse_vectors.
     ungtr_inplace(t, n, a, tau);
     phase_scale(t, n, e, er, y, true, n, a);
-    const int p = t.step(), rank = t.first(0);
-    const Mat1<double> z{work + 10 * (int64_t)n, 1, heev_ldz(n)};
-    double* scratch = work + 10 * (int64_t)n + (int64_t)n * heev_ldz(n);
-    const Vec1<int> order{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1};
-    info = stebz_stein(t, n, d, er, cw, z, order, scratch);
-    const Vec1<double> row{scratch + rank, p};  // re and im of Q(r, k) at 2k - 1 and 2k
-    for (int r = t.first(1); r <= n; r += p) {
-      for (int k = 1; k <= n; ++k) {
-        const zc q = a(r, k);
-        row[2 * k - 1] = q.re;
-        row[2 * k] = q.im;
-      }
-      for (int c = 1; c <= n; ++c) {
-        const int oc = order[c];
-        double sr = 0.0, si = 0.0;
-        for (int k = 1; k <= n; ++k) {
-          const double zk = z(k, oc);
-          sr += row[2 * k - 1] * zk;
-          si += row[2 * k] * zk;
-        }
-        a(r, c) = zc{sr, si};
-      }
-    }
-    t.sync();  // every member has read d (in stebz_stein) before it is overwritten
-    for (int i = t.first(1); i <= n; i += p) d[i] = cw[order[i]];
-    t.sync();
+    stebz(t, n, d, er, cw, Vec1<int>{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1});
+    info = heev_inverse_vectors(t, n, a, work);
   } else if (wantz) {
     // Q in place of the reflectors, then implicit QL/QR with the rotations accumulated into it
     // (dsteqr). Every member runs the chain on its own copy of d and e (interleaved, so a team's

@@ -42,7 +42,7 @@ int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
                                  j.call_batch, (size_t)j.ws_limit);
     }
     if (heev_team::serves(j.n, j.wantz))
-      return heev_team::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
+      return heev_team::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, j.ws_limit, s);
     return eig_warp::zheev(j, s);
   }
   if (eig_reg::serves(j)) return eig_reg::launch(j, s);
@@ -55,7 +55,8 @@ WorkspaceNeed workspace_need(const EigJob& j) {
   WorkspaceNeed w;
   if (j.heev) {
     if (heev_block::serves(j.n)) w.per_matrix = heev_block::workspace_per_matrix(j.wantz, j.n, j.call_batch);
-    else if (!heev_team::serves(j.n, j.wantz)) w.fixed = eig_warp::zheev_workspace(j.n, j.wantz);
+    else if (heev_team::serves(j.n, j.wantz)) w.per_matrix = heev_team::workspace_per_matrix(j.n, j.wantz);
+    else w.fixed = eig_warp::zheev_workspace(j.n, j.wantz);
     return w;
   }
   EigJob probe = j;

@@ -21,7 +21,9 @@
 #include "core/heev.hpp"
 #include "backend.hpp"
 #include "device/fault.hpp"
+#include "kernels/heev_reg_reduce.hpp"
 #include "kernels/heev_team.hpp"
+#include "kernels/heev_values.hpp"
 #include "device/smem_slots.cuh"
 #include "device/team.cuh"
 #include "device/dev_setting.hpp"
@@ -66,12 +68,49 @@ struct Args {
   int64_t sW;
   int* info;
   int64_t batch;
+  double* rec;  // kStage 1 and 2: matrix b's record at rec + b record_doubles(n)
 };
+
+// Stages of the inverse-iteration path where the eigenvalues come from heev_values between them
+// (a kHeevTeam row's sterf): kWhole runs core::heev; kReduce the reduction up to the tridiagonal
+// (with vectors Q, phase-scaled, into A), which it leaves in the matrix's record (heev_reg_reduce's
+// layout: d, e, sigma, bad); kFinish, after heev_values has put the eigenvalues and their order
+// into the record, inverse iteration and A = Q Z from Q in A.
+enum Stage { kWhole, kReduce, kFinish };
+
+// A team's matrix into its record: d and |e| of T, sigma, and whether the matrix held NaN or Inf.
+template <class Team>
+__device__ void put_record(const Team& t, int n, const double* work, double sigma, bool bad, double* rec) {
+  if (!bad)
+    for (int i = t.first(0); i < n; i += t.step()) {
+      rec[i] = work[i];
+      if (i < n - 1) rec[n + i] = work[n + i];
+    }
+  if (t.leader()) {
+    rec[heev_reg_reduce::record_sigma(n)] = sigma;
+    rec[heev_reg_reduce::record_bad(n)] = bad ? 1.0 : 0.0;
+  }
+}
+
+// From the record into core::heev's work: d, |e|, the eigenvalues (cw) and their order (sw's room).
+template <class Team>
+__device__ void get_record(const Team& t, int n, const double* rec, double* work) {
+  int* order = reinterpret_cast<int*>(work + 3 * n);
+  for (int i = t.first(0); i < n; i += t.step()) {
+    work[i] = rec[i];
+    if (i < n - 1) work[n + i] = rec[n + i];
+    work[2 * n + i] = rec[heev_reg_reduce::record_w(n) + i];
+    order[i] = (int)rec[heev_reg_reduce::record_order(n) + i];
+  }
+  t.sync();
+}
 
 // kN > 0: the order as a compile-time constant (g.n must equal it), so that the core's loops have
 // known trip counts; 0: g.n at run time.
-template <int P, bool kWantz, bool kInverse, int kN = 0>
+template <int P, bool kWantz, bool kInverse, int kN = 0, int kStage = kWhole>
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args g) {
+  static_assert(kStage == kWhole || kInverse, "the stages are inverse iteration's");
+  static_assert(kStage != kFinish || kWantz, "only jobz V has a stage after the eigenvalues");
   extern __shared__ double sm[];
   constexpr int kTeams = 32 / P;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, team = lane / P;
@@ -88,12 +127,40 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
     warp_copy<true>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
     __syncwarp();
     if (team < cnt) {
-      const int r = core::heev(t, kWantz, g.lower, n, Mat1<zc>{reinterpret_cast<zc*>(my), 1, sl.ld},
-                               Vec1<double>{my + sl.w, 1}, my + sl.work, kMode);
-      if (t.leader()) g.info[b0 + team] = r;
+      Mat1<zc> a{reinterpret_cast<zc*>(my), 1, sl.ld};
+      const Vec1<double> w{my + sl.w, 1};
+      double* work = my + sl.work;
+      if constexpr (kStage == kWhole) {
+        const int r = core::heev(t, kWantz, g.lower, n, a, w, work, kMode);
+        if (t.leader()) g.info[b0 + team] = r;
+      } else if constexpr (kStage == kReduce) {
+        double sigma = 1.0;
+        const int st = core::heev_start(t, kWantz, g.lower, n, a, w, work, sigma);  // n >= 2: st is 0 or -1
+        if (st == 0) {
+          zc* zw = reinterpret_cast<zc*>(work + 4 * n);  // e, tau, y as heev lays them out
+          const Vec1<zc> e{zw, 1}, tau{zw + n, 1}, y{zw + 2 * n, 1};
+          if (kWantz) core::ungtr_inplace(t, n, a, tau);
+          core::phase_scale(t, n, e, Vec1<double>{work + n, 1}, y, kWantz, n, a);
+        }
+        put_record(t, n, work, sigma, st != 0, g.rec + (b0 + team) * heev_reg_reduce::record_doubles(n));
+      } else {
+        const double* rec = g.rec + (b0 + team) * heev_reg_reduce::record_doubles(n);
+        int r = n;  // NaN or Inf: A is NaN from kReduce
+        if (rec[heev_reg_reduce::record_bad(n)] != 0.0) {
+          if (t.leader())
+            for (int i = 1; i <= n; ++i) w[i] = NAN;
+        } else {
+          get_record(t, n, rec, work);
+          r = core::heev_inverse_vectors(t, n, a, work);
+          const double sigma = rec[heev_reg_reduce::record_sigma(n)];
+          if (t.leader())
+            for (int i = 1; i <= n; ++i) w[i] = sigma != 1.0 ? work[i - 1] / sigma : work[i - 1];
+        }
+        if (t.leader()) g.info[b0 + team] = r;
+      }
     }
     __syncwarp();
-    warp_copy<false>(lane, cnt, n, 1, g.w + b0 * g.sW, n, g.sW, slots + sl.w, n, sl.size);
+    if (kStage != kReduce) warp_copy<false>(lane, cnt, n, 1, g.w + b0 * g.sW, n, g.sW, slots + sl.w, n, sl.size);
     if (kWantz)
       warp_copy<false>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
     __syncwarp();
@@ -126,9 +193,22 @@ constexpr bool kAllSizes = false;
 // the table itself so that the two cannot disagree.
 constexpr bool dispatched(int P, bool wantz, bool inverse) {
   for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
-    if (r.inverse_v == inverse && (wantz ? !inverse && r.lanes_v == P : r.shared_n && r.lanes_n == P)) return true;
+    if (r.inverse_v == inverse && (wantz ? !inverse && r.lanes_v == P : r.shared_n && !r.sterf && r.lanes_n == P))
+      return true;
   return false;
 }
+// Whether a row's jobz N reduction stage (kReduce at a runtime order) takes P lanes.
+constexpr bool dispatched_reduce(int P) {
+  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
+    if (r.sterf && r.lanes_n == P) return true;
+  return false;
+}
+constexpr bool sterf_rows_valid() {
+  for (const tuning::HeevTeamRow& r : tuning::kHeevTeam)
+    if (r.sterf && (!r.inverse_v || !r.shared_n || r.n < 2)) return false;
+  return true;
+}
+static_assert(sterf_rows_valid(), "a kHeevTeam row takes heev_values without inverse iteration in shared memory");
 // jobz N on global memory (eig_warp.cu) takes dstebz's values: only where jobz V takes inverse
 // iteration are they those of jobz V.
 constexpr bool warp_path_values_match() {
@@ -159,12 +239,41 @@ constexpr int first_inverse_order() {
 }
 constexpr int kFixedFrom = first_inverse_order();
 static_assert(kFixedFrom <= kMaxN, "no kHeevTeam row takes inverse iteration");
-template <int... I>
-constexpr std::array<Kernel, sizeof...(I)> fixed_order_kernels(std::integer_sequence<int, I...>) {
-  return {k_heev_team<row_for(kFixedFrom + I).lanes_v, true, true, kFixedFrom + I>...};
+// A row with sterf takes the kReduce and kFinish kernels at its orders, the others kWhole; the
+// stages a row does not take are null.
+template <int N, int kStage>
+constexpr Kernel fixed_order_kernel() {
+  if constexpr ((kStage == kWhole) != row_for(N).sterf)
+    return k_heev_team<row_for(N).lanes_v, true, true, N, kStage>;
+  else
+    return nullptr;
 }
+template <int kStage, int... I>
+constexpr std::array<Kernel, sizeof...(I)> fixed_order_kernels(std::integer_sequence<int, I...>) {
+  return {fixed_order_kernel<kFixedFrom + I, kStage>()...};
+}
+template <int kStage>
 constexpr std::array<Kernel, kMaxN - kFixedFrom + 1> kFixedOrder =
-    fixed_order_kernels(std::make_integer_sequence<int, kMaxN - kFixedFrom + 1>{});
+    fixed_order_kernels<kStage>(std::make_integer_sequence<int, kMaxN - kFixedFrom + 1>{});
+
+// jobz N's kReduce kernel for P lanes at a runtime order (null where no row takes it).
+template <int P>
+Kernel built_reduce() {
+  if constexpr (dispatched_reduce(P))
+    return k_heev_team<P, false, true, 0, kReduce>;
+  else
+    return nullptr;
+}
+Kernel reduce_kernel_for(int lanes) {
+  switch (lanes) {
+    case 2: return built_reduce<2>();
+    case 4: return built_reduce<4>();
+    case 8: return built_reduce<8>();
+    case 16: return built_reduce<16>();
+    case 32: return built_reduce<32>();
+    default: return nullptr;
+  }
+}
 
 template <bool kWantz, bool kInverse>
 Kernel kernel_for(int lanes) {
@@ -219,8 +328,23 @@ int team_lanes(int n, bool wantz) {
   return wantz ? row_for(n).lanes_v : row_for(n).lanes_n;
 }
 
+namespace {
+
+// Whether order n takes the stages (a row's sterf, at the table's lanes and method: the developer
+// settings that force lanes or vectors run the whole kernel, with the team's bisection).
+bool split(int n) { return n >= 2 && row_for(n).sterf && !env_lanes() && !env_vectors(); }
+
+// The stages' records: as many matrices at a time as ws_limit allows (kMaxRecordBytes at most).
+constexpr int64_t kMaxRecordBytes = int64_t(1) << 30;
+
+}  // namespace
+
+int64_t workspace_per_matrix(int n, bool wantz) {
+  return serves(n, wantz) && split(n) ? (int64_t)sizeof(double) * heev_reg_reduce::record_doubles(n) : 0;
+}
+
 int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w, int64_t strideW, int* info,
-           int64_t batch, cudaStream_t s) {
+           int64_t batch, int64_t ws_limit, cudaStream_t s) {
   if (batch == 0) return 0;
   int dev = 0, optin = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -241,20 +365,54 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   }
   const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / warp_bytes);
   const bool fixed = wantz && inverse && n >= kFixedFrom && p == row_for(n).lanes_v;
-  const Kernel k = fixed    ? kFixedOrder[n - kFixedFrom]
-                   : !wantz ? (inverse ? kernel_for<false, true>(p) : kernel_for<false, false>(p))
-                   : inverse ? kernel_for<true, true>(p) : kernel_for<true, false>(p);
-  if (!k) return SGPU_ERR_DEVICE;
-  smem_slots::Shape shape;
-  if (smem_slots::block_shape(k, warp_bytes, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
+  const bool staged = split(n) && p == team_lanes(n, wantz) && (fixed || !wantz);
   // One block per group of matrices: the block scheduler balances the matrices' uneven iteration
   // counts (as eig_smem.cu measured for dgeev).
-  const int64_t per_block = (int64_t)shape.warps * (32 / p);
-  const int64_t grid = std::min<int64_t>((batch + per_block - 1) / per_block, INT_MAX);
-  const Args g{lower, n, static_cast<double*>(A), lda, strideA, w, strideW, info, batch};
-  k<<<(unsigned)grid, 32 * shape.warps, shape.smem, s>>>(g);
-  if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
-  return 0;
+  auto run = [&](Kernel k, const Args& g) {
+    if (!k) return SGPU_ERR_DEVICE;
+    smem_slots::Shape shape;
+    if (smem_slots::block_shape(k, warp_bytes, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
+    const int64_t per_block = (int64_t)shape.warps * (32 / p);
+    const int64_t grid = std::min<int64_t>((g.batch + per_block - 1) / per_block, INT_MAX);
+    k<<<(unsigned)grid, 32 * shape.warps, shape.smem, s>>>(g);
+    return fault::launch_status() != cudaSuccess ? SGPU_ERR_DEVICE : 0;
+  };
+  const Args g{lower, n, static_cast<double*>(A), lda, strideA, w, strideW, info, batch, nullptr};
+  if (!staged) {
+    // (At a row with sterf the compile-time order has no whole kernel: the runtime order's serves.)
+    Kernel k = fixed ? kFixedOrder<kWhole>[n - kFixedFrom] : nullptr;
+    if (!k)
+      k = !wantz    ? (inverse ? kernel_for<false, true>(p) : kernel_for<false, false>(p))
+          : inverse ? kernel_for<true, true>(p)
+                    : kernel_for<true, false>(p);
+    return run(k, g);
+  }
+  // The stages over as many matrices at a time as their records fit in.
+  const int64_t per = workspace_per_matrix(n, wantz);
+  const int64_t cap = ws_limit > 0 ? std::min(ws_limit, kMaxRecordBytes) : kMaxRecordBytes;
+  if (cap < per) return SGPU_ERR_DEVICE_ALLOC;
+  const int64_t chunk = std::min(batch, cap / per);
+  const Kernel reduce = wantz ? kFixedOrder<kReduce>[n - kFixedFrom] : reduce_kernel_for(p);
+  const Kernel finish = wantz ? kFixedOrder<kFinish>[n - kFixedFrom] : nullptr;
+  double* rec = nullptr;
+  if (fault::dev_malloc_async(reinterpret_cast<void**>(&rec), (size_t)(chunk * per), s) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE_ALLOC;
+  }
+  int rc = 0;
+  for (int64_t b0 = 0; b0 < batch && rc == 0; b0 += chunk) {
+    Args c = g;
+    c.A += 2 * b0 * strideA;
+    c.w += b0 * strideW;
+    c.info += b0;
+    c.batch = std::min(chunk, batch - b0);
+    c.rec = rec;
+    rc = run(reduce, c);
+    if (rc == 0) rc = heev_values::launch(wantz, n, rec, c.w, strideW, c.info, c.batch, s);
+    if (rc == 0 && wantz) rc = run(finish, c);
+  }
+  if (fault::dev_free_async(rec, s) != cudaSuccess) (void)cudaGetLastError();
+  return rc;
 }
 
 }  // namespace heev_team

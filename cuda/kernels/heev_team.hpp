@@ -17,10 +17,14 @@ bool serves(int n, bool wantz);
 // (SGPU_HEEV_TEAM=2|4|8|16|32 forces it).
 int team_lanes(int n, bool wantz);
 
-// Enqueues the batch on stream s (asynchronous; per-matrix info written on the device).
-// 0 or SGPU_ERR_*.
+// Device workspace a matrix takes, bytes: the records of the orders whose eigenvalues come from
+// heev_values between two kernels (the tuning table's sterf), else 0.
+int64_t workspace_per_matrix(int n, bool wantz);
+
+// Enqueues the batch on stream s (asynchronous; per-matrix info written on the device), its
+// workspace within ws_limit bytes (0: no limit of the caller's). 0 or SGPU_ERR_*.
 int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w, int64_t strideW, int* info,
-           int64_t batch, cudaStream_t s);
+           int64_t batch, int64_t ws_limit, cudaStream_t s);
 
 }  // namespace heev_team
 }  // namespace gpu
