@@ -130,12 +130,15 @@ struct HeevTeamRow {
   int n, lanes_n, lanes_v;
   bool shared_n, inverse_v, sterf;
 };
+// The stages (sterf) against the team's bisection (jobz N at 17-32 on the global path), H200, ms:
+// 9 N 8.66 -> 5.46, V 26.35 -> 15.03; 16 N 9.19 -> 6.41, V 21.56 -> 14.67; 20 N 12.49 -> 7.19,
+// V 28.17 -> 24.02; 28 N 11.13 -> 9.74, V 31.26 -> 25.80; 32 N 10.56 -> 11.81, V 33.85 -> 27.25.
 constexpr HeevTeamRow kHeevTeam[] = {
-    {4, 2, 2, true, false, false},     // P = 2 fastest both ways; the chain 35% faster than inverse iteration
-    {8, 4, 4, true, false, false},     // the chain at P = 4 (18.9 ms) beats inverse iteration's best (20.4)
-    {16, 8, 16, true, true, true},     // shared memory beats the global path; inverse iteration 33% faster
-    {24, 16, 16, false, true, false},  // jobz N: the global path's occupancy wins (10.2 against 13.6 ms at 32)
-    {32, 16, 32, false, true, false},  // jobz V at 32 lanes: 28: 41.3 -> 31.2 ms, 32: 38.0 -> 33.9 (24, 20: none)
+    {4, 2, 2, true, false, false},   // P = 2 fastest both ways; the chain 35% faster than inverse iteration
+    {8, 4, 4, true, false, false},   // the chain at P = 4 (18.9 ms) beats inverse iteration's best (20.4)
+    {16, 8, 16, true, true, true},   // shared memory beat the global path; inverse iteration 33% faster
+    {24, 16, 16, true, true, true},  // jobz N in shared memory once bisection left it (above)
+    {32, 16, 32, true, true, true},  // jobz V at 32 lanes: 28: 41.3 -> 31.2 ms, 32: 38.0 -> 33.9 (24, 20: none)
 };
 // The global-memory warp path (kernels/eig_warp.cu) for zheev jobz N: the smallest power of two >= n / 2
 // lanes, at least kHeevWarpMinLanes (4 best at n = 4 and 8, 8 at 16, 16 at 32). [SGPU_HEEV_TEAM]
