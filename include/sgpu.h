@@ -154,11 +154,12 @@ SGPU_API int sgpu_dgeev_batched(sgpu_context_t ctx, char jobvl, char jobvr, int 
 
 /* Eigenvalues (ascending) and eigenvectors (jobz 'N'|'V', overwriting A) of Hermitian matrices
  * given by their uplo ('U'|'L') triangle, as LAPACK zheev. With vectors and n > 25 the
- * tridiagonal stage is divide and conquer, as LAPACK zheevd; on the GPU backend, for n = 9-32 and
- * 33-512, it is bisection and inverse iteration, as LAPACK zheevx. The eigenvalues are bitwise the
- * same with and without vectors (on one backend). info[b] > 0: matrix b's iteration failed (its w,
- * and with vectors its A, are then not all meaningful; by inverse iteration, info[b] vectors did
- * not converge, each still stored); n: it held NaN/Inf. */
+ * tridiagonal stage is divide and conquer, as LAPACK zheevd; on the GPU backend, for n = 9-512, it
+ * is inverse iteration, as LAPACK zheevx, from eigenvalues found by dsterf on each of dstebz's
+ * blocks (n <= 64) or by bisection (n > 64). The eigenvalues are bitwise the same with and without
+ * vectors (on one backend). info[b] > 0: matrix b's iteration failed (its w, and with vectors its
+ * A, are then not all meaningful; by inverse iteration, info[b] vectors did not converge, each
+ * still stored); n: it held NaN/Inf. */
 SGPU_API int sgpu_zheev_batched(sgpu_context_t ctx, char jobz, char uplo, int n,
                                 sgpu_complex_double *A, int lda, int64_t strideA,
                                 double *w, int64_t strideW,

@@ -6,9 +6,13 @@
 // way; every step in between works on shared memory. The slot is the matrix plus about 11 n
 // doubles; Q is formed in place of the reflectors. Vectors come, by the table below, from the
 // QL/QR chain (2 n doubles per lane: each lane's copy of its d and e) or by inverse iteration
-// (bisection, dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane). jobz N
-// takes the values of the same row's method (the chain without its rotations, or dstebz's
-// bisection), so that they are bitwise those of jobz V.
+// (dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane). Where the table
+// says sterf, inverse iteration's eigenvalues come from heev_values (dsterf one thread a matrix)
+// between two launches of the kernel: kReduce leaves T in a record per matrix (and, with
+// vectors, Q in A), kFinish takes the eigenvalues from it and runs dstein and Q Z; elsewhere they
+// come from the team's own bisection. jobz N takes the values of the same row's method (the chain
+// without its rotations, dsterf's by heev_values, dstebz's bisection), so that they are bitwise
+// those of jobz V.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,12 +1,13 @@
-// zheev's eigenvalues at the orders heev_reg_reduce serves: one thread a matrix runs
-// core::stebz_sterf on the tridiagonal of its record. dsterf's chain is about n^2 dependent steps,
-// which in a thread block of its own (the block kernel's phase 2) would hold the block's other
-// threads idle; bisection there spread the work over them but took some 25 times the arithmetic
-// (Sturm counts of n steps, tens an eigenvalue). One thread a matrix keeps the arithmetic at the
-// chain's and puts a batch's matrices side by side instead. A thread's eigenvalues, e's working
-// copy and the order live in shared memory, interleaved across the block's threads (element i of
-// thread t at i T + t: a warp's accesses to one element fall in distinct banks); d and e are read
-// from the record.
+// zheev's eigenvalues where inverse iteration takes them from dsterf (the block path's register
+// reduction at 33-64, the team path's stages at 9-32): one thread a matrix runs core::stebz_sterf
+// on the tridiagonal of its record. dsterf's chain is about n^2 dependent steps, which inside a
+// matrix's block or team would hold its other threads idle; bisection there spread the work over
+// them but took some 25 times the arithmetic (Sturm counts of n steps, tens an eigenvalue). One
+// thread a matrix keeps the arithmetic at the chain's and puts a batch's matrices side by side
+// instead; its cost is the chain's latency (about 2.4 ms at n = 64 on the H200), which a small
+// batch does not hide. A thread's eigenvalues, e's working copy and the order live in shared
+// memory, interleaved across the block's threads (element i of thread t at i T + t: a warp's
+// accesses to one element fall in distinct banks); d and e are read from the record.
 #include <cuda_runtime.h>
 
 #include <climits>
