@@ -6,9 +6,11 @@
 //     then stein_all): within 2 * 60 n ulp ||T||_1 of LAPACKE_dsterf's, residual
 //     ||T Z - Z L||_1 / (n ulp ||T||_1) < 60 and orthogonality ||Z^T Z - I||_1 / (n ulp) < 60
 //     (dstt21's ratios, the Hermitian threshold).
-//  2. core::heev with kHeevInverse (bisection, inverse iteration, then Q Z) on every Hermitian kind
-//     of the conformance suite, uplo L and U: eigenvalues within 2 * 60 n ulp ||A||_1 of
-//     LAPACKE_zheev's, ||A - U L U^H||_1 / (n ulp ||A||_1) < 60, ||I - U^H U||_1 / (n ulp) < 60.
+//  2. core::heev with kHeevInverse (bisection, inverse iteration, then Q Z), and the GPU's stages
+//     composed from the core (heev_start, stebz_sterf, heev_inverse_vectors; with jobz N bitwise
+//     the same values), on every Hermitian kind of the conformance suite, uplo L and U:
+//     eigenvalues within 2 * 60 n ulp ||A||_1 of LAPACKE_zheev's, ||A - U L U^H||_1 /
+//     (n ulp ||A||_1) < 60, ||I - U^H U||_1 / (n ulp) < 60.
 // A team of one runs here; the GPU's teams deal the same clusters to several members, and
 // test_zheev --backend gpu judges their results the same way. CPU only: skips with --backend gpu.
 #include "common.hpp"
@@ -86,6 +88,41 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
       }
 }
 
+// The GPU's stages at 9-64 composed from the core as its kernels compose them (a team of one):
+// heev_start, then (wantz) Q in place and the phase scaling, the eigenvalues of a copy of T by
+// stebz_sterf (heev_values works on the record's copy), then heev_inverse_vectors. w unscaled as
+// heev does; returns info (n for non-finite input).
+int staged_heev(bool wantz, bool lower, int n, std::vector<cd>& a, std::vector<double>& w) {
+  std::vector<double> work(core::heev_work(n, true, core::kHeevInverse, 1));
+  core::Mat1<core::zc> m{reinterpret_cast<core::zc*>(a.data()), 1, n};
+  const core::Vec1<double> wv{w.data(), 1};
+  double sigma = 1.0;
+  const int st = core::heev_start(core::TeamOne{}, wantz, lower, n, m, wv, work.data(), sigma);
+  if (st != 0) return st < 0 ? n : 0;
+  double* wk = work.data();
+  core::zc* zw = reinterpret_cast<core::zc*>(wk + 4 * n);
+  const core::Vec1<core::zc> e{zw, 1}, tau{zw + n, 1}, y{zw + 2 * n, 1};
+  if (wantz) core::ungtr_inplace(core::TeamOne{}, n, m, tau);
+  core::phase_scale(core::TeamOne{}, n, e, core::Vec1<double>{wk + n, 1}, y, wantz, n, m);
+  std::vector<double> d(wk, wk + n), er(wk + n, wk + 2 * n), vals(n), ework(n);
+  std::vector<int> order(n);
+  core::stebz_sterf(n, core::Vec1<double>{d.data(), 1}, core::Vec1<double>{er.data(), 1},
+                    core::Vec1<double>{vals.data(), 1}, core::Vec1<int>{order.data(), 1},
+                    core::Vec1<double>{ework.data(), 1});
+  int info = 0;
+  if (wantz) {
+    for (int i = 0; i < n; ++i) {
+      wk[2 * n + i] = vals[i];
+      reinterpret_cast<int*>(wk + 3 * n)[i] = order[i];
+    }
+    info = core::heev_inverse_vectors(core::TeamOne{}, n, m, wk);
+    for (int i = 0; i < n; ++i) w[i] = sigma != 1.0 ? wk[i] / sigma : wk[i];
+  } else {
+    for (int i = 0; i < n; ++i) w[i] = sigma != 1.0 ? vals[order[i] - 1] / sigma : vals[order[i] - 1];
+  }
+  return info;
+}
+
 void hermitian(Harness& h, double& worst_res, double& worst_orth, double& worst_ev) {
   std::vector<int> sizes = h.quick ? std::vector<int>{1, 2, 5, 16, 32}
                                    : std::vector<int>{1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 48};
@@ -100,14 +137,26 @@ void hermitian(Harness& h, double& worst_res, double& worst_orth, double& worst_
         std::vector<double> ref(n);
         h.expect(LAPACKE_zheev(LAPACK_COL_MAJOR, 'N', 'L', n, ra.data(), n, ref.data()) == 0, "LAPACKE_zheev failed");
         const double anorm = norm1(n, n, a0.data(), n);
+        for (int staged = 0; staged < 2; ++staged)
         for (char uplo : {'L', 'U'}) {
-          char c[96];
-          std::snprintf(c, sizeof c, "heev n=%d kind=%s uplo=%c rep %d", n, hkind_name(kind), uplo, rep);
+          char c[112];
+          std::snprintf(c, sizeof c, "heev n=%d kind=%s uplo=%c rep %d%s", n, hkind_name(kind), uplo, rep,
+                        staged ? ", staged (dsterf's values)" : "");
           std::vector<cd> u = a0;
           std::vector<double> w(n, NAN), work(core::heev_work(n, true, core::kHeevInverse, 1));
-          const int info = core::heev(core::TeamOne{}, true, uplo == 'L', n,
-                                      core::Mat1<core::zc>{reinterpret_cast<core::zc*>(u.data()), 1, n},
-                                      core::Vec1<double>{w.data(), 1}, work.data(), core::kHeevInverse);
+          int info = 0;
+          if (staged) {
+            info = staged_heev(true, uplo == 'L', n, u, w);
+            // Without vectors the same values, bit for bit (the GPU's contract).
+            std::vector<cd> un = a0;
+            std::vector<double> wn(n, NAN);
+            h.expect(staged_heev(false, uplo == 'L', n, un, wn) == 0, "%s: jobz N info", c);
+            h.expect(std::memcmp(w.data(), wn.data(), sizeof(double) * n) == 0, "%s: values differ with jobz N", c);
+          } else {
+            info = core::heev(core::TeamOne{}, true, uplo == 'L', n,
+                              core::Mat1<core::zc>{reinterpret_cast<core::zc*>(u.data()), 1, n},
+                              core::Vec1<double>{w.data(), 1}, work.data(), core::kHeevInverse);
+          }
           if (!h.expect(info == 0, "%s: info %d", c, info)) continue;
           double ev = 0.0;
           for (int i = 0; i < n; ++i) {
