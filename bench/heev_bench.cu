@@ -7,9 +7,11 @@
 // Inputs restored (untimed) before every run; best of `reps`. A sanity column compares sgpu's
 // eigenvalues with XsyevBatched's (or heevj's) on the whole batch: max |dw| / max |w|.
 // Usage: sgpu_heev_bench [--small] [--only-n N (any order)] [--jobz N|V] [--no-lapacke] [--sgpu-only]
-//                        [--dump DIR]
+//                        [--no-peers] [--dump DIR]
 // --sgpu-only: sgpu's device-resident time only, next to the memory floor (the input read and the
 // outputs written once, at the 3.0 TB/s measured on the H100): for sweeps of the library's settings.
+// --no-peers: sgpu only, device-resident and pinned (no cuSOLVER, no LAPACKE): for the streaming
+// engine's settings.
 // --dump DIR: each row's eigenvalues (and with jobz V its vectors) from the device run, raw, to
 // DIR/heev_<n>_<jobz>_<batch>.bin: two builds' outputs compared bit for bit (cmp).
 #include <cuComplex.h>
@@ -35,6 +37,7 @@ cudaEvent_t ev0, ev1;
 cusolverDnHandle_t solver;
 sgpu_context_t gctx;
 bool sgpu_only = false;
+bool peers = true;
 const char* dump_dir = nullptr;
 
 // Best-of-reps device time (ms) of f(); restore() runs untimed before each.
@@ -142,7 +145,7 @@ void row(int n, char jobz, int64_t batch, bool lapacke) {
   // cuSOLVER heevjBatched (n <= 32).
   double t_heevj = -1;
   bool have_ref = false;
-  if (n <= 32) {
+  if (peers && n <= 32) {
     syevjInfo_t prm = nullptr;
     int lwork = 0;
     cuDoubleComplex* work = nullptr;
@@ -163,7 +166,7 @@ void row(int n, char jobz, int64_t batch, bool lapacke) {
 
   // cuSOLVER XsyevBatched.
   double t_xsyev = -1;
-  {
+  if (peers) {
     cusolverDnParams_t prm = nullptr;
     size_t dbytes = 0, hbytes = 0;
     void *dwork = nullptr, *hwork = nullptr;
@@ -230,6 +233,10 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--jobz") && i + 1 < argc) jobzs = argv[++i][0] == 'V' ? "V" : "N";
     else if (!std::strcmp(argv[i], "--no-lapacke")) lapacke = false;
     else if (!std::strcmp(argv[i], "--dump") && i + 1 < argc) dump_dir = argv[++i];
+    else if (!std::strcmp(argv[i], "--no-peers")) {
+      peers = false;
+      lapacke = false;
+    }
     else if (!std::strcmp(argv[i], "--sgpu-only")) {
       sgpu_only = true;
       lapacke = false;

@@ -107,9 +107,11 @@ constexpr int64_t kPieceMinMatrices = 10000;          // n = 15: 16 MB pieces 9%
 constexpr int64_t kPieceMaxBytes = int64_t(32) << 20;  // n = 5 and 10: 32 MB pieces 15-40% slower
 // zheev's block path (one block per matrix, compute-bound) goes in rounds of kStreams equal pieces,
 // as few rounds as keep a piece within kBlockPieceMaxBytes of input and within
-// max(kBlockFillMatrices, kPieceMaxBytes of) matrices.
+// max(fill, kPieceMaxBytes of) matrices, fill kBlockFillMatrices or, where the eigenvalues come
+// from heev_values (a launch's time the dsterf chain's latency), kValuesFillMatrices.
 constexpr int64_t kBlockPieceMaxBytes = int64_t(512) << 20;  // bounds a piece's device memory (n = 512: 128)
 constexpr int64_t kBlockFillMatrices = 512;  // a few blocks per SM fill it: zheev n = 64 from host 13-38% faster
+constexpr int64_t kValuesFillMatrices = 2048;  // H200 pinned, 1024/2048/4096 a piece: 64 N 26.2/22.3/23.5 ms, V 47.2/39.9/44.7
 // Pageable operands move through pinned staging buffers in sub-pieces of this many bytes, so that
 // a sub-piece's DMA starts as soon as the host has packed it. [SGPU_STAGE_CHUNK_BYTES]
 constexpr int64_t kStageChunkBytes = int64_t(16) << 20;  // zheev V n = 256 8% faster; its one loss: n = 64, 5%

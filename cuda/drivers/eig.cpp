@@ -253,10 +253,10 @@ int64_t piece_bytes_forced() {
 // zheev's block path (one thread block per matrix, n >= 33) is compute-bound and needs many
 // matrices per launch to fill the GPU (two or four blocks per SM): there the batch is cut into
 // rounds of kLanes equal pieces (each piece's copies overlap the other pieces' kernels), as few
-// rounds as keep a piece within kBlockPieceMaxBytes of input and within max(kBlockFillMatrices,
-// kPieceMaxBytes of) matrices (tuning.hpp). (devices: the device slots sharing the pieces; the
-// block path's rounds are of kLanes pieces on each.)
-int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int devices) {
+// rounds as keep a piece within kBlockPieceMaxBytes of input and within max(fill, kPieceMaxBytes
+// of) matrices (tuning.hpp; fill: 0 off the block path). (devices: the device slots sharing the
+// pieces; the block path's rounds are of kLanes pieces on each.)
+int64_t piece_matrices(int64_t batch, int64_t mat_bytes, int64_t fill, int devices) {
   mat_bytes = std::max<int64_t>(mat_bytes, 1);
   int64_t per;
   if (const int64_t forced = piece_bytes_forced()) {
@@ -264,9 +264,9 @@ int64_t piece_matrices(int64_t batch, int64_t mat_bytes, bool block_path, int de
   } else {
     using namespace tuning;
     per = std::max(kPieceBytes / mat_bytes, std::min(kPieceMinMatrices, kPieceMaxBytes / mat_bytes));
-    if (block_path) {
+    if (fill > 0) {
       int64_t most = std::max<int64_t>(1, kBlockPieceMaxBytes / mat_bytes);
-      most = std::min(most, std::max(kBlockFillMatrices, kPieceMaxBytes / mat_bytes));
+      most = std::min(most, std::max(fill, kPieceMaxBytes / mat_bytes));
       const int64_t lanes = (int64_t)kLanes * std::max(devices, 1);
       const int64_t rounds = (batch + lanes * most - 1) / (lanes * most);
       per = (batch + lanes * rounds - 1) / (lanes * rounds);
@@ -288,7 +288,10 @@ struct Cut {
 Cut cut(const EigJob& j, const Part* parts, int64_t limit, int devices) {
   Cut c;
   const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double) * (j.heev ? 2 : 1);
-  c.per = piece_matrices(j.batch, mat_bytes, j.heev && heev_block_path(j.n), devices);
+  const int64_t fill = !j.heev || !heev_block_path(j.n) ? 0
+                       : heev_values_path(j.n)            ? tuning::kValuesFillMatrices
+                                                          : tuning::kBlockFillMatrices;
+  c.per = piece_matrices(j.batch, mat_bytes, fill, devices);
   int64_t io = 0;  // device bytes of one matrix's operands
   for (int f = 0; f < kFields; ++f)
     if (parts[f].used) io += parts[f].device_bytes_per_matrix();

@@ -17,6 +17,7 @@ namespace sgpu {
 namespace gpu {
 
 bool heev_block_path(int n) { return heev_block::serves(n); }
+bool heev_values_path(int n) { return heev_block::values_kernel(n); }
 
 namespace {
 

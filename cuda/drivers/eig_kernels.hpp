@@ -21,6 +21,8 @@ struct HeevBlockState : stream::LaneState {
 
 // zheev at order n takes the block path (one thread block per matrix).
 bool heev_block_path(int n);
+// ... and its eigenvalues come from one thread a matrix (kernels/heev_values).
+bool heev_values_path(int n);
 
 // Enqueues j (device pointers) on lane l's stream s (l's kernel state: zheev's block-path
 // workspace): dgeev/dhseqr on the shared-memory teams, or one warp per matrix where a slot does

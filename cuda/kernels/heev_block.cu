@@ -1171,6 +1171,8 @@ bool serves(int n) {
   return n >= min_n && n <= kMaxN;
 }
 
+bool values_kernel(int n) { return serves(n) && reg_reduce(n) && n <= stein_max_n(); }
+
 Workspace* workspace_new() { return new (std::nothrow) Workspace; }
 void workspace_delete(Workspace* ws) { delete ws; }
 
