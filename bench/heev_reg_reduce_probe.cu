@@ -5,7 +5,7 @@
 // Checks, every configuration: the tridiagonal's eigenvalues (LAPACKE_dsterf) against
 // LAPACKE_zheev's on the first matrices, max |dw| / (n eps max |w|), and Q^H A Q = T on the first
 // (Q from the reflectors and tau), max |Q^H A Q - T| / (n eps max |A|); both under 20.
-// Usage: sgpu_heev_reg_reduce_probe n batch [reps] (n = 2..64). Compare with the block kernel's
+// Usage: sgpu_heev_reg_reduce_probe n batch [reps] (n = 2..128; the library serves up to 64). Compare with the block kernel's
 // own phase 1: SGPU_HEEV_REDUCE=block SGPU_HEEV_PHASES=1 sgpu_heev_bench --sgpu-only --only-n n
 // --jobz N.
 #include <cuda_runtime.h>
@@ -28,7 +28,7 @@ namespace {
 using namespace probe;
 
 
-constexpr int kMaxN = 64;
+constexpr int kMaxN = 128;
 using sgpu::gpu::heev_reg_reduce::record_doubles;
 
 template <int TR, int TC, int RR, int RC, int MB>
@@ -148,6 +148,12 @@ int main(int argc, char** argv) {
   else if (n <= 48)
     cfgs = {{"16x16, 3 an SM", run<16, 16, 3, 3, 3>}, {"16x8, 4 an SM", run<16, 8, 3, 6, 4>},
             {"8x8, 4 an SM", run<8, 8, 6, 6, 4>}};
+  else if (n > 96)
+    cfgs = {{"32x16, 1 an SM", run<32, 16, 4, 8, 1>}, {"16x32, 1 an SM", run<16, 32, 8, 4, 1>},
+            {"16x16, 1 an SM", run<16, 16, 8, 8, 1>}, {"32x32, 1 an SM", run<32, 32, 4, 4, 1>}};
+  else if (n > 64)
+    cfgs = {{"32x16, 1 an SM", run<32, 16, 3, 6, 1>}, {"16x16, 1 an SM", run<16, 16, 6, 6, 1>},
+            {"16x16, 2 an SM", run<16, 16, 6, 6, 2>}, {"16x8, 2 an SM", run<16, 8, 6, 12, 2>}};
   else
     cfgs = {{"16x16, 2 an SM", run<16, 16, 4, 4, 2>}, {"16x8, 4 an SM", run<16, 8, 4, 8, 4>},
             {"16x8, 3 an SM", run<16, 8, 4, 8, 3>}, {"8x16, 4 an SM", run<8, 16, 8, 4, 4>},
