@@ -495,8 +495,12 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
       sigma = p - (rte / (sigma + sign(r, sigma)));
       double c = 1.0, s = 0.0, gamma = d[m] - sigma;
       p = gamma * gamma;
+      // A step reads e[i] and d[i] and writes e[i + 1] and d[i + 1]: the next step's operands are
+      // loaded a step ahead, off the chain of dependent divisions (on the GPU one thread a matrix
+      // waits out every load's latency otherwise).
+      double bb = e[m - 1], alpha = d[m - 1];
       for (int i = m - 1; i >= l; --i) {
-        double bb = e[i];
+        const double bb_next = i > l ? e[i - 1] : 0.0, alpha_next = i > l ? d[i - 1] : 0.0;
         r = p + bb;
         if (i != m - 1) e[i + 1] = s * r;
         double oldc = c;
@@ -505,10 +509,12 @@ SGPU_HD int sterf(const Team&, int n, Vec1<double> d, Vec1<double> e) {
         // dsterf's, which this loop reproduces bitwise (docs/testing.md, "zheev's eigenvalues").
         c = p / r;
         s = bb / r;
-        double oldgam = gamma, alpha = d[i];
+        double oldgam = gamma;
         gamma = c * (alpha - sigma) - s * oldgam;
         d[i + 1] = oldgam + (alpha - gamma);
         p = c != 0.0 ? (gamma * gamma) / c : oldc * bb;
+        bb = bb_next;
+        alpha = alpha_next;
       }
       e[l] = s * p;
       d[l] = sigma + gamma;

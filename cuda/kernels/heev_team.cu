@@ -82,6 +82,10 @@ struct Args {
 // into the record, inverse iteration and A = Q Z from Q in A.
 enum Stage { kWhole, kReduce, kFinish };
 
+// Whether a kernel's slot holds the vectors' workspace (Z and inverse iteration's scratch): the
+// reduction stage needs none, so its slot is jobz N's and more matrices share an SM.
+constexpr bool slot_vectors(bool wantz, int stage) { return wantz && stage != kReduce; }
+
 // A team's matrix into its record: d and |e| of T, sigma, and whether the matrix held NaN or Inf.
 template <class Team>
 __device__ void put_record(const Team& t, int n, const double* work, double sigma, bool bad, double* rec) {
@@ -121,7 +125,7 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
   const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
   const int n = kN ? kN : g.n;
   constexpr int kMode = mode_for(kInverse);
-  const Slot sl(n, kWantz, P, kMode);
+  const Slot sl(n, slot_vectors(kWantz, kStage), P, kMode);
   double* slots = sm + (int64_t)warp * kTeams * sl.size;
   double* my = slots + team * sl.size;
   const int64_t wpb = blockDim.x / 32, stride = (int64_t)gridDim.x * wpb * kTeams;
@@ -361,21 +365,22 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   int p = team_lanes(n, wantz);
   const int forced = env_vectors();
   const bool inverse = forced ? forced == 1 : row_for(n).inverse_v;
-  size_t warp_bytes = 0;
-  for (;; p *= 2) {
-    warp_bytes = sizeof(double) * (size_t)Slot(n, wantz, p, mode_for(inverse)).size * (32 / p);
-    if (warp_bytes <= (size_t)optin) break;
+  auto warp_bytes = [&](int q, bool vectors) {
+    return sizeof(double) * (size_t)Slot(n, vectors, q, mode_for(inverse)).size * (32 / q);
+  };
+  for (; warp_bytes(p, wantz) > (size_t)optin; p *= 2)
     if (p == 32) return SGPU_ERR_DEVICE;
-  }
-  const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / warp_bytes);
   const bool fixed = wantz && inverse && n >= kFixedFrom && p == row_for(n).lanes_v;
   const bool staged = split(n) && p == team_lanes(n, wantz) && (fixed || !wantz);
   // One block per group of matrices: the block scheduler balances the matrices' uneven iteration
-  // counts (as eig_smem.cu measured for dgeev).
-  auto run = [&](Kernel k, const Args& g) {
+  // counts (as eig_smem.cu measured for dgeev). vectors: the kernel's slot_vectors (a stage's
+  // slot is no larger than the whole kernel's, so it fits where that one does).
+  auto run = [&](Kernel k, const Args& g, bool vectors) {
     if (!k) return SGPU_ERR_DEVICE;
+    const size_t wb = warp_bytes(p, vectors);
+    const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / wb);
     smem_slots::Shape shape;
-    if (smem_slots::block_shape(k, warp_bytes, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
+    if (smem_slots::block_shape(k, wb, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
     const int64_t per_block = (int64_t)shape.warps * (32 / p);
     const int64_t grid = std::min<int64_t>((g.batch + per_block - 1) / per_block, INT_MAX);
     k<<<(unsigned)grid, 32 * shape.warps, shape.smem, s>>>(g);
@@ -389,7 +394,7 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
       k = !wantz    ? (inverse ? kernel_for<false, true>(p) : kernel_for<false, false>(p))
           : inverse ? kernel_for<true, true>(p)
                     : kernel_for<true, false>(p);
-    return run(k, g);
+    return run(k, g, wantz);
   }
   // The stages over as many matrices at a time as their records fit in.
   const int64_t per = workspace_per_matrix(n, wantz);
@@ -411,9 +416,9 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
     c.info += b0;
     c.batch = std::min(chunk, batch - b0);
     c.rec = rec;
-    rc = run(reduce, c);
+    rc = run(reduce, c, slot_vectors(wantz, kReduce));
     if (rc == 0) rc = heev_values::launch(wantz, n, rec, c.w, strideW, c.info, c.batch, s);
-    if (rc == 0 && wantz) rc = run(finish, c);
+    if (rc == 0 && wantz) rc = run(finish, c, slot_vectors(wantz, kFinish));
   }
   if (fault::dev_free_async(rec, s) != cudaSuccess) (void)cudaGetLastError();
   return rc;
