@@ -193,7 +193,30 @@ SGPU_HD int heev_inverse_vectors(const Team& t, int n, Mat1<zc> a, double* work)
       row[2 * k - 1] = q.re;
       row[2 * k] = q.im;
     }
-    for (int c = 1; c <= n; ++c) {
+    // Four columns at a time: each element of the row is loaded once for four of them (each sum
+    // still runs over k in order, so the same bits as one column at a time).
+    int c = 1;
+    for (; c + 3 <= n; c += 4) {
+      const int o0 = order[c], o1 = order[c + 1], o2 = order[c + 2], o3 = order[c + 3];
+      double s0r = 0.0, s0i = 0.0, s1r = 0.0, s1i = 0.0, s2r = 0.0, s2i = 0.0, s3r = 0.0, s3i = 0.0;
+      for (int k = 1; k <= n; ++k) {
+        const double qr = row[2 * k - 1], qi = row[2 * k];
+        const double z0 = z(k, o0), z1 = z(k, o1), z2 = z(k, o2), z3 = z(k, o3);
+        s0r += qr * z0;
+        s0i += qi * z0;
+        s1r += qr * z1;
+        s1i += qi * z1;
+        s2r += qr * z2;
+        s2i += qi * z2;
+        s3r += qr * z3;
+        s3i += qi * z3;
+      }
+      a(r, c) = zc{s0r, s0i};
+      a(r, c + 1) = zc{s1r, s1i};
+      a(r, c + 2) = zc{s2r, s2i};
+      a(r, c + 3) = zc{s3r, s3i};
+    }
+    for (; c <= n; ++c) {
       const int oc = order[c];
       double sr = 0.0, si = 0.0;
       for (int k = 1; k <= n; ++k) {
