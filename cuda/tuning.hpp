@@ -139,8 +139,8 @@ constexpr HeevTeamRow kHeevTeam[] = {
     {4, 2, 2, true, false, false},   // P = 2 fastest both ways; the chain 35% faster than inverse iteration
     {8, 4, 4, true, false, false},   // the chain at P = 4 (18.9 ms) beats inverse iteration's best (20.4)
     {16, 8, 16, true, true, true},   // shared memory beat the global path; inverse iteration 33% faster
-    {24, 16, 16, true, true, true},  // jobz N in shared memory once bisection left it (above)
-    {32, 16, 32, true, true, true},  // jobz V at 32 lanes: 28: 41.3 -> 31.2 ms, 32: 38.0 -> 33.9 (24, 20: none)
+    {18, 16, 16, true, true, true},  // jobz N in shared memory once bisection left it (above); 17 V at 32 lanes 15.96 -> 17.84
+    {32, 16, 32, true, true, true},  // jobz V at 32 lanes: 20 V 18.78 -> 16.99 ms, 24 V 23.19 -> 18.75, 28: 41.3 -> 31.2
 };
 // The global-memory warp path (kernels/eig_warp.cu) for zheev jobz N: the smallest power of two >= n / 2
 // lanes, at least kHeevWarpMinLanes (4 best at n = 4 and 8, 8 at 16, 16 at 32). [SGPU_HEEV_TEAM]

@@ -188,7 +188,7 @@ constexpr const tuning::HeevTeamRow& row_for(int n) {
 // The kernel for P lanes at a runtime order, or null where it is not built. Only the team sizes
 // tuning::kHeevTeam dispatches are instantiated (today the chain: 2, 4, with and without vectors;
 // inverse iteration: 8 without vectors; with vectors it runs at compile-time orders). One warp's
-// slots at the table's sizes take at most 45 KB (n = 24 with vectors at 16 lanes; jobz N at most
+// slots at the table's sizes take at most 44 KB (n = 32 with vectors at 32 lanes; jobz N at most
 // 22 KB), within the opt-in shared memory of every architecture from sm_80 on (99 KB or more), so
 // the launch never widens P. Developer builds, whose settings may force any P, build every size.
 #ifdef SGPU_DEV_HOOKS
