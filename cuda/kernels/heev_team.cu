@@ -8,9 +8,10 @@
 // QL/QR chain (2 n doubles per lane: each lane's copy of its d and e) or by inverse iteration
 // (dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane). Where the table
 // says sterf, inverse iteration's eigenvalues come from heev_values (dsterf one thread a matrix)
-// between two launches of the kernel: kReduce leaves T in a record per matrix (and, with
-// vectors, Q in A), kFinish takes the eigenvalues from it and runs dstein and Q Z; elsewhere they
-// come from the team's own bisection. jobz N takes the values of the same row's method (the chain
+// after a first launch of the kernel: kReduce leaves T in a record per matrix (and, with vectors,
+// Q in A); with vectors a second launch, kStein, takes the eigenvalues from the record and runs
+// dstein into Z (global memory), and k_heev_qz forms A = Q Z; elsewhere the eigenvalues come from
+// the team's own bisection. jobz N takes the values of the same row's method (the chain
 // without its rotations, dsterf's by heev_values, dstebz's bisection), so that they are bitwise
 // those of jobz V.
 #include <cuda_runtime.h>
@@ -79,12 +80,10 @@ struct Args {
 // Stages of the inverse-iteration path where the eigenvalues come from heev_values between them
 // (a kHeevTeam row's sterf): kWhole runs core::heev; kReduce the reduction up to the tridiagonal
 // (with vectors Q, phase-scaled, into A), which it leaves in the matrix's record (heev_reg_reduce's
-// layout: d, e, sigma, bad); kFinish, after heev_values has put the eigenvalues and their order
-// into the record, inverse iteration and A = Q Z from Q in A.
-// kStein and k_heev_qz split kFinish in two, each with fewer shared bytes a matrix: kStein (no
-// matrix in its slot) inverse iteration into Z in global memory, its columns in the eigenvalues'
-// order; k_heev_qz A = Q Z, a lane a row of Q in registers.
-enum Stage { kWhole, kReduce, kFinish, kStein };
+// layout: d, e, sigma, bad); kStein, after heev_values has put the eigenvalues and their order into
+// the record, inverse iteration into Z in global memory, its columns in the eigenvalues' order (no
+// matrix in its slot, so more matrices share an SM); then k_heev_qz, A = Q Z.
+enum Stage { kWhole, kReduce, kStein };
 
 // Whether a kernel's slot holds the vectors' workspace (Z and inverse iteration's scratch): the
 // reduction stage needs none, so its slot is jobz N's and more matrices share an SM.
@@ -124,7 +123,7 @@ __device__ void get_record(const Team& t, int n, const double* rec, double* work
 template <int P, bool kWantz, bool kInverse, int kN = 0, int kStage = kWhole>
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args g) {
   static_assert(kStage == kWhole || kInverse, "the stages are inverse iteration's");
-  static_assert(kStage != kFinish || kWantz, "only jobz V has a stage after the eigenvalues");
+  static_assert(kStage != kStein || kWantz, "only jobz V has a stage after the eigenvalues");
   extern __shared__ double sm[];
   constexpr int kTeams = 32 / P;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, team = lane / P;
@@ -148,9 +147,9 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
       if constexpr (kStage == kWhole) {
         const int r = core::heev(t, kWantz, g.lower, n, a, w, work, kMode);
         if (t.leader()) g.info[b0 + team] = r;
-      } else if constexpr (kStage == kStein) {
+      } else if constexpr (kStage == kStein) {  // kReduce left A NaN where it held NaN or Inf
         const double* rec = g.rec + (b0 + team) * heev_reg_reduce::record_doubles(n);
-        int r = n;  // NaN or Inf: A is NaN from kReduce
+        int r = n;
         if (rec[heev_reg_reduce::record_bad(n)] != 0.0) {
           if (t.leader())
             for (int i = 1; i <= n; ++i) w[i] = NAN;
@@ -180,20 +179,6 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
           core::phase_scale(t, n, e, Vec1<double>{work + n, 1}, y, kWantz, n, a);
         }
         put_record(t, n, work, sigma, st != 0, g.rec + (b0 + team) * heev_reg_reduce::record_doubles(n));
-      } else {
-        const double* rec = g.rec + (b0 + team) * heev_reg_reduce::record_doubles(n);
-        int r = n;  // NaN or Inf: A is NaN from kReduce
-        if (rec[heev_reg_reduce::record_bad(n)] != 0.0) {
-          if (t.leader())
-            for (int i = 1; i <= n; ++i) w[i] = NAN;
-        } else {
-          get_record(t, n, rec, work);
-          r = core::heev_inverse_vectors(t, n, a, work);
-          const double sigma = rec[heev_reg_reduce::record_sigma(n)];
-          if (t.leader())
-            for (int i = 1; i <= n; ++i) w[i] = sigma != 1.0 ? work[i - 1] / sigma : work[i - 1];
-        }
-        if (t.leader()) g.info[b0 + team] = r;
       }
     }
     __syncwarp();
@@ -331,13 +316,11 @@ constexpr int first_inverse_order() {
 }
 constexpr int kFixedFrom = first_inverse_order();
 static_assert(kFixedFrom <= kMaxN, "no kHeevTeam row takes inverse iteration");
-// A row with sterf takes the kReduce and kFinish kernels at its orders, the others kWhole; the
+// A row with sterf takes the kReduce and kStein kernels at its orders, the others kWhole; the
 // stages a row does not take are null.
 template <int N, int kStage>
 constexpr Kernel fixed_order_kernel() {
-  if constexpr (kStage == kFinish)
-    return row_for(N).sterf ? k_heev_qz<N> : nullptr;  // kFinish's place: kStein, then A = Q Z
-  else if constexpr ((kStage == kWhole) != row_for(N).sterf)
+  if constexpr ((kStage == kWhole) != row_for(N).sterf)
     return k_heev_team<row_for(N).lanes_v, true, true, N, kStage>;
   else
     return nullptr;
@@ -349,6 +332,13 @@ constexpr std::array<Kernel, sizeof...(I)> fixed_order_kernels(std::integer_sequ
 template <int kStage>
 constexpr std::array<Kernel, kMaxN - kFixedFrom + 1> kFixedOrder =
     fixed_order_kernels<kStage>(std::make_integer_sequence<int, kMaxN - kFixedFrom + 1>{});
+// k_heev_qz at the orders of the rows with sterf (null at the others).
+template <int... I>
+constexpr std::array<Kernel, sizeof...(I)> qz_kernels(std::integer_sequence<int, I...>) {
+  return {(row_for(kFixedFrom + I).sterf ? k_heev_qz<kFixedFrom + I> : nullptr)...};
+}
+constexpr std::array<Kernel, kMaxN - kFixedFrom + 1> kQz =
+    qz_kernels(std::make_integer_sequence<int, kMaxN - kFixedFrom + 1>{});
 
 // jobz N's kReduce kernel for P lanes at a runtime order (null where no row takes it).
 template <int P>
@@ -491,7 +481,7 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   const int64_t chunk = std::min(batch, cap / per);
   const Kernel reduce = wantz ? kFixedOrder<kReduce>[n - kFixedFrom] : reduce_kernel_for(p);
   const Kernel stein = wantz ? kFixedOrder<kStein>[n - kFixedFrom] : nullptr;
-  const Kernel qz = wantz ? kFixedOrder<kFinish>[n - kFixedFrom] : nullptr;
+  const Kernel qz = wantz ? kQz[n - kFixedFrom] : nullptr;
   double* rec = nullptr;
   if (fault::dev_malloc_async(reinterpret_cast<void**>(&rec), (size_t)(chunk * per), s) != cudaSuccess) {
     (void)cudaGetLastError();
