@@ -8,9 +8,10 @@
 // QL/QR chain (2 n doubles per lane: each lane's copy of its d and e) or by inverse iteration
 // (dstein, then Q Z: a real n x n Z and 2 n + 1 doubles of scratch per lane). Where the table
 // says sterf, inverse iteration's eigenvalues come from heev_values (dsterf one thread a matrix)
-// between two launches of the kernel: kReduce leaves T in a record per matrix (and, with
-// vectors, Q in A), kFinish takes the eigenvalues from it and runs dstein and Q Z; elsewhere they
-// come from the team's own bisection. jobz N takes the values of the same row's method (the chain
+// after a first launch of the kernel: kReduce leaves T in a record per matrix (and, with vectors,
+// Q in A); with vectors a second launch, kStein, takes the eigenvalues from the record and runs
+// dstein into Z (global memory), and k_heev_qz forms A = Q Z; elsewhere the eigenvalues come from
+// the team's own bisection. jobz N takes the values of the same row's method (the chain
 // without its rotations, dsterf's by heev_values, dstebz's bisection), so that they are bitwise
 // those of jobz V.
 #include <cuda_runtime.h>
@@ -47,13 +48,13 @@ using smem_slots::warp_copy;
 constexpr int kMaxN = 32;
 constexpr int kMaxWarpsPerBlock = 4;
 
-// A slot: A (n x ld complex), then w (n), then core::heev's workspace.
+// A slot: A (n x ld complex; not where `matrix` is false), then w (n), then core::heev's workspace.
 struct Slot {
   int ld;          // complex elements; odd, so a row's elements fall in distinct banks
   int64_t w, work, size;  // doubles
-  __host__ __device__ Slot(int n, bool wantz, int lanes, int mode) {
+  __host__ __device__ Slot(int n, bool wantz, int lanes, int mode, bool matrix = true) {
     ld = n | 1;
-    w = 2 * (int64_t)n * ld;
+    w = matrix ? 2 * (int64_t)n * ld : 0;
     work = w + n;
     size = (work + core::heev_work(n, wantz, mode, lanes)) | 1;  // odd: neighbours' slots in distinct banks
   }
@@ -72,19 +73,23 @@ struct Args {
   int64_t sW;
   int* info;
   int64_t batch;
-  double* rec;  // kStage 1 and 2: matrix b's record at rec + b record_doubles(n)
+  double* rec;  // the stages: matrix b's record at rec + b record_doubles(n)
+  double* zg;   // kStein and k_heev_qz: matrix b's Z at zg + b n^2 (ld n), columns ascending
 };
 
 // Stages of the inverse-iteration path where the eigenvalues come from heev_values between them
 // (a kHeevTeam row's sterf): kWhole runs core::heev; kReduce the reduction up to the tridiagonal
 // (with vectors Q, phase-scaled, into A), which it leaves in the matrix's record (heev_reg_reduce's
-// layout: d, e, sigma, bad); kFinish, after heev_values has put the eigenvalues and their order
-// into the record, inverse iteration and A = Q Z from Q in A.
-enum Stage { kWhole, kReduce, kFinish };
+// layout: d, e, sigma, bad); kStein, after heev_values has put the eigenvalues and their order into
+// the record, inverse iteration into Z in global memory, its columns in the eigenvalues' order (no
+// matrix in its slot, so more matrices share an SM); then k_heev_qz, A = Q Z.
+enum Stage { kWhole, kReduce, kStein };
 
 // Whether a kernel's slot holds the vectors' workspace (Z and inverse iteration's scratch): the
 // reduction stage needs none, so its slot is jobz N's and more matrices share an SM.
 constexpr bool slot_vectors(bool wantz, int stage) { return wantz && stage != kReduce; }
+// Whether a kernel's slot holds the matrix.
+constexpr bool slot_matrix(int stage) { return stage != kStein; }
 
 // A team's matrix into its record: d and |e| of T, sigma, and whether the matrix held NaN or Inf.
 template <class Team>
@@ -118,21 +123,22 @@ __device__ void get_record(const Team& t, int n, const double* rec, double* work
 template <int P, bool kWantz, bool kInverse, int kN = 0, int kStage = kWhole>
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args g) {
   static_assert(kStage == kWhole || kInverse, "the stages are inverse iteration's");
-  static_assert(kStage != kFinish || kWantz, "only jobz V has a stage after the eigenvalues");
+  static_assert(kStage != kStein || kWantz, "only jobz V has a stage after the eigenvalues");
   extern __shared__ double sm[];
   constexpr int kTeams = 32 / P;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, team = lane / P;
   const cuda::WarpTeam<P> t = cuda::WarpTeam<P>::make();
   const int n = kN ? kN : g.n;
   constexpr int kMode = mode_for(kInverse);
-  const Slot sl(n, slot_vectors(kWantz, kStage), P, kMode);
+  const Slot sl(n, slot_vectors(kWantz, kStage), P, kMode, slot_matrix(kStage));
   double* slots = sm + (int64_t)warp * kTeams * sl.size;
   double* my = slots + team * sl.size;
   const int64_t wpb = blockDim.x / 32, stride = (int64_t)gridDim.x * wpb * kTeams;
   for (int64_t b0 = ((int64_t)blockIdx.x * wpb + warp) * kTeams; b0 < g.batch; b0 += stride) {
     const int cnt = (int)(g.batch - b0 < kTeams ? g.batch - b0 : kTeams);
     // Complex n x n as doubles: 2n rows, leading dimensions doubled.
-    warp_copy<true>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
+    if (slot_matrix(kStage))
+      warp_copy<true>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
     __syncwarp();
     if (team < cnt) {
       Mat1<zc> a{reinterpret_cast<zc*>(my), 1, sl.ld};
@@ -140,6 +146,28 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
       double* work = my + sl.work;
       if constexpr (kStage == kWhole) {
         const int r = core::heev(t, kWantz, g.lower, n, a, w, work, kMode);
+        if (t.leader()) g.info[b0 + team] = r;
+      } else if constexpr (kStage == kStein) {  // kReduce left A NaN where it held NaN or Inf
+        const double* rec = g.rec + (b0 + team) * heev_reg_reduce::record_doubles(n);
+        int r = n;
+        if (rec[heev_reg_reduce::record_bad(n)] != 0.0) {
+          if (t.leader())
+            for (int i = 1; i <= n; ++i) w[i] = NAN;
+        } else {
+          get_record(t, n, rec, work);
+          const Vec1<double> d{work, 1}, er{work + n, 1}, cw{work + 2 * n, 1};
+          const Vec1<int> order{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1};
+          const Mat1<double> z{work + 10 * (int64_t)n, 1, core::heev_ldz(n)};
+          r = core::stein_all(t, n, d, er, cw, z, work + 10 * (int64_t)n + (int64_t)n * core::heev_ldz(n));
+          double* zb = g.zg + (b0 + team) * (int64_t)n * n;
+          for (int c = 1; c <= n; ++c) {
+            const int oc = order[c];
+            for (int k = t.first(1); k <= n; k += t.step()) zb[(k - 1) + (int64_t)(c - 1) * n] = z(k, oc);
+          }
+          const double sigma = rec[heev_reg_reduce::record_sigma(n)];
+          if (t.leader())
+            for (int i = 1; i <= n; ++i) w[i] = sigma != 1.0 ? cw[order[i]] / sigma : cw[order[i]];
+        }
         if (t.leader()) g.info[b0 + team] = r;
       } else if constexpr (kStage == kReduce) {
         double sigma = 1.0;
@@ -151,27 +179,68 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
           core::phase_scale(t, n, e, Vec1<double>{work + n, 1}, y, kWantz, n, a);
         }
         put_record(t, n, work, sigma, st != 0, g.rec + (b0 + team) * heev_reg_reduce::record_doubles(n));
-      } else {
-        const double* rec = g.rec + (b0 + team) * heev_reg_reduce::record_doubles(n);
-        int r = n;  // NaN or Inf: A is NaN from kReduce
-        if (rec[heev_reg_reduce::record_bad(n)] != 0.0) {
-          if (t.leader())
-            for (int i = 1; i <= n; ++i) w[i] = NAN;
-        } else {
-          get_record(t, n, rec, work);
-          r = core::heev_inverse_vectors(t, n, a, work);
-          const double sigma = rec[heev_reg_reduce::record_sigma(n)];
-          if (t.leader())
-            for (int i = 1; i <= n; ++i) w[i] = sigma != 1.0 ? work[i - 1] / sigma : work[i - 1];
-        }
-        if (t.leader()) g.info[b0 + team] = r;
       }
     }
     __syncwarp();
     if (kStage != kReduce) warp_copy<false>(lane, cnt, n, 1, g.w + b0 * g.sW, n, g.sW, slots + sl.w, n, sl.size);
-    if (kWantz)
+    if (kWantz && slot_matrix(kStage))
       warp_copy<false>(lane, cnt, 2 * n, n, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, slots, 2 * sl.ld, sl.size);
     __syncwarp();
+  }
+}
+
+// After kStein: A = Q Z for matrix b, Q in A (phase-scaled, from kReduce), Z at g.zg (columns in
+// the eigenvalues' order). L lanes a matrix (a power of two >= N), lane r holding row r of Q in
+// registers; every lane of a matrix reads the same element of Z (one broadcast), and the lanes of
+// a column write consecutive rows. The sums run over k in order, as core::heev_inverse_vectors'.
+constexpr int kQzWarps = 4;
+template <int N>
+__global__ void __launch_bounds__(32 * kQzWarps) k_heev_qz(const Args g) {
+  constexpr int L = N <= 16 ? 16 : 32, kPerWarp = 32 / L;
+  const int lane = threadIdx.x & 31, r = lane % L;
+  const int64_t b = ((int64_t)blockIdx.x * kQzWarps + (threadIdx.x >> 5)) * kPerWarp + lane / L;
+  if (b >= g.batch || r >= N) return;  // no warp-wide operation follows
+  zc* A = reinterpret_cast<zc*>(g.A) + b * g.sA;
+  if (g.rec[b * heev_reg_reduce::record_doubles(N) + heev_reg_reduce::record_bad(N)] != 0.0) {
+    for (int c = 0; c < N; ++c) A[r + c * g.lda] = zc{NAN, NAN};  // as core::heev leaves them
+    return;
+  }
+  const double* Z = g.zg + b * N * N;
+  zc q[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k) q[k] = A[r + k * g.lda];
+  int c = 0;
+#pragma unroll 1
+  for (; c + 3 < N; c += 4) {
+    double s0r = 0.0, s0i = 0.0, s1r = 0.0, s1i = 0.0, s2r = 0.0, s2i = 0.0, s3r = 0.0, s3i = 0.0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      const double z0 = __ldg(Z + k + c * N), z1 = __ldg(Z + k + (c + 1) * N), z2 = __ldg(Z + k + (c + 2) * N),
+                   z3 = __ldg(Z + k + (c + 3) * N);
+      s0r += q[k].re * z0;
+      s0i += q[k].im * z0;
+      s1r += q[k].re * z1;
+      s1i += q[k].im * z1;
+      s2r += q[k].re * z2;
+      s2i += q[k].im * z2;
+      s3r += q[k].re * z3;
+      s3i += q[k].im * z3;
+    }
+    A[r + c * g.lda] = zc{s0r, s0i};
+    A[r + (c + 1) * g.lda] = zc{s1r, s1i};
+    A[r + (c + 2) * g.lda] = zc{s2r, s2i};
+    A[r + (c + 3) * g.lda] = zc{s3r, s3i};
+  }
+#pragma unroll 1
+  for (; c < N; ++c) {
+    double sr = 0.0, si = 0.0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      const double zk = __ldg(Z + k + c * N);
+      sr += q[k].re * zk;
+      si += q[k].im * zk;
+    }
+    A[r + c * g.lda] = zc{sr, si};
   }
 }
 
@@ -247,7 +316,7 @@ constexpr int first_inverse_order() {
 }
 constexpr int kFixedFrom = first_inverse_order();
 static_assert(kFixedFrom <= kMaxN, "no kHeevTeam row takes inverse iteration");
-// A row with sterf takes the kReduce and kFinish kernels at its orders, the others kWhole; the
+// A row with sterf takes the kReduce and kStein kernels at its orders, the others kWhole; the
 // stages a row does not take are null.
 template <int N, int kStage>
 constexpr Kernel fixed_order_kernel() {
@@ -263,6 +332,13 @@ constexpr std::array<Kernel, sizeof...(I)> fixed_order_kernels(std::integer_sequ
 template <int kStage>
 constexpr std::array<Kernel, kMaxN - kFixedFrom + 1> kFixedOrder =
     fixed_order_kernels<kStage>(std::make_integer_sequence<int, kMaxN - kFixedFrom + 1>{});
+// k_heev_qz at the orders of the rows with sterf (null at the others).
+template <int... I>
+constexpr std::array<Kernel, sizeof...(I)> qz_kernels(std::integer_sequence<int, I...>) {
+  return {(row_for(kFixedFrom + I).sterf ? k_heev_qz<kFixedFrom + I> : nullptr)...};
+}
+constexpr std::array<Kernel, kMaxN - kFixedFrom + 1> kQz =
+    qz_kernels(std::make_integer_sequence<int, kMaxN - kFixedFrom + 1>{});
 
 // jobz N's kReduce kernel for P lanes at a runtime order (null where no row takes it).
 template <int P>
@@ -348,7 +424,9 @@ constexpr int64_t kMaxRecordBytes = int64_t(1) << 30;
 }  // namespace
 
 int64_t workspace_per_matrix(int n, bool wantz) {
-  return serves(n, wantz) && split(n) ? (int64_t)sizeof(double) * heev_reg_reduce::record_doubles(n) : 0;
+  return serves(n, wantz) && split(n)
+             ? (int64_t)sizeof(double) * (heev_reg_reduce::record_doubles(n) + (wantz ? (int64_t)n * n : 0))
+             : 0;
 }
 
 int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w, int64_t strideW, int* info,
@@ -365,8 +443,8 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   int p = team_lanes(n, wantz);
   const int forced = env_vectors();
   const bool inverse = forced ? forced == 1 : row_for(n).inverse_v;
-  auto warp_bytes = [&](int q, bool vectors) {
-    return sizeof(double) * (size_t)Slot(n, vectors, q, mode_for(inverse)).size * (32 / q);
+  auto warp_bytes = [&](int q, bool vectors, bool matrix = true) {
+    return sizeof(double) * (size_t)Slot(n, vectors, q, mode_for(inverse), matrix).size * (32 / q);
   };
   for (; warp_bytes(p, wantz) > (size_t)optin; p *= 2)
     if (p == 32) return SGPU_ERR_DEVICE;
@@ -375,9 +453,9 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   // One block per group of matrices: the block scheduler balances the matrices' uneven iteration
   // counts (as eig_smem.cu measured for dgeev). vectors: the kernel's slot_vectors (a stage's
   // slot is no larger than the whole kernel's, so it fits where that one does).
-  auto run = [&](Kernel k, const Args& g, bool vectors) {
+  auto run = [&](Kernel k, const Args& g, bool vectors, bool matrix = true) {
     if (!k) return SGPU_ERR_DEVICE;
-    const size_t wb = warp_bytes(p, vectors);
+    const size_t wb = warp_bytes(p, vectors, matrix);
     const int max_warps = (int)std::min<size_t>(kMaxWarpsPerBlock, optin / wb);
     smem_slots::Shape shape;
     if (smem_slots::block_shape(k, wb, max_warps, shape) != 0) return SGPU_ERR_DEVICE;
@@ -386,7 +464,7 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
     k<<<(unsigned)grid, 32 * shape.warps, shape.smem, s>>>(g);
     return fault::launch_status() != cudaSuccess ? SGPU_ERR_DEVICE : 0;
   };
-  const Args g{lower, n, static_cast<double*>(A), lda, strideA, w, strideW, info, batch, nullptr};
+  const Args g{lower, n, static_cast<double*>(A), lda, strideA, w, strideW, info, batch, nullptr, nullptr};
   if (!staged) {
     // (At a row with sterf the compile-time order has no whole kernel: the runtime order's serves.)
     Kernel k = fixed ? kFixedOrder<kWhole>[n - kFixedFrom] : nullptr;
@@ -402,7 +480,8 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   if (cap < per) return SGPU_ERR_DEVICE_ALLOC;
   const int64_t chunk = std::min(batch, cap / per);
   const Kernel reduce = wantz ? kFixedOrder<kReduce>[n - kFixedFrom] : reduce_kernel_for(p);
-  const Kernel finish = wantz ? kFixedOrder<kFinish>[n - kFixedFrom] : nullptr;
+  const Kernel stein = wantz ? kFixedOrder<kStein>[n - kFixedFrom] : nullptr;
+  const Kernel qz = wantz ? kQz[n - kFixedFrom] : nullptr;
   double* rec = nullptr;
   if (fault::dev_malloc_async(reinterpret_cast<void**>(&rec), (size_t)(chunk * per), s) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -416,9 +495,20 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
     c.info += b0;
     c.batch = std::min(chunk, batch - b0);
     c.rec = rec;
+    c.zg = rec + chunk * heev_reg_reduce::record_doubles(n);
     rc = run(reduce, c, slot_vectors(wantz, kReduce));
     if (rc == 0) rc = heev_values::launch(wantz, n, rec, c.w, strideW, c.info, c.batch, s);
-    if (rc == 0 && wantz) rc = run(finish, c, slot_vectors(wantz, kFinish));
+    if (rc == 0 && wantz) rc = run(stein, c, true, slot_matrix(kStein));
+    if (rc == 0 && wantz) {
+      const int per_block = kQzWarps * (n <= 16 ? 2 : 1);
+      const int64_t grid = (c.batch + per_block - 1) / per_block;
+      if (!qz || grid > INT_MAX) {
+        rc = SGPU_ERR_DEVICE;
+      } else {
+        qz<<<(unsigned)grid, 32 * kQzWarps, 0, s>>>(c);
+        rc = fault::launch_status() != cudaSuccess ? SGPU_ERR_DEVICE : 0;
+      }
+    }
   }
   if (fault::dev_free_async(rec, s) != cudaSuccess) (void)cudaGetLastError();
   return rc;
