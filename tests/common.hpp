@@ -371,6 +371,35 @@ inline std::vector<cd> make_hermitian(Harness& h, HKind kind, int n) {
   return a;
 }
 
+// A Hermitian eigendecomposition (w, U: n x n, ld n) of a0 judged against LAPACKE's eigenvalues
+// ref as TESTING/EIG judges LAPACK: w ascending, max |w - ref| <= 2 * 60 n ulp ||A||_1, ||A - U L
+// U^H||_1 / (n ulp ||A||_1) < 60, ||I - U^H U||_1 / (n ulp) < 60. The ratios go into the worst.
+inline void expect_hermitian_eig(Harness& h, const char* c, int n, const std::vector<cd>& a0, const double* w,
+                                 const std::vector<cd>& u, const std::vector<double>& ref, double& worst_res,
+                                 double& worst_orth, double& worst_ev) {
+  const double anorm = norm1(n, n, a0.data(), n);
+  double ev = 0.0;
+  for (int i = 0; i < n; ++i) {
+    ev = std::max(ev, std::abs(w[i] - ref[i]));
+    if (i + 1 < n) h.expect(w[i] <= w[i + 1], "%s: not ascending at %d", c, i);
+  }
+  const double evr = ev / (2 * 60 * n * ulp * std::max(anorm, unfl));
+  std::vector<cd> r = a0;
+  for (int kk = 0; kk < n; ++kk)
+    for (int j = 0; j < n; ++j) {
+      const cd f = w[kk] * std::conj(u[j + (size_t)kk * n]);
+      for (int i = 0; i < n; ++i) r[i + (size_t)j * n] -= u[i + (size_t)kk * n] * f;
+    }
+  const double res = ratio(norm1(n, n, r.data(), n), anorm, n), orth = orth_ratio(n, u.data(), n);
+  worst_ev = std::max(worst_ev, evr);
+  worst_res = std::max(worst_res, res);
+  worst_orth = std::max(worst_orth, orth);
+  h.expect(evr <= 1.0, "%s: eigenvalues differ from LAPACKE by %.3g (x%.3g of the bound)", c, ev, evr);
+  h.expect(res < 60, "%s: ||A - U L U^H|| ratio %.3g", c, res);
+  h.expect(orth < 60, "%s: ||I - U^H U|| ratio %.3g", c, orth);
+}
+
+
 // Symmetric tridiagonals for the core's tridiagonal solvers (test_stedc, test_stein): d[0..n) and
 // e[0..n-1) (e sized max(n - 1, 1)) of kind k, named by tridiagonal_kind_name(k).
 constexpr int kTridiagonalKinds = 12;

@@ -136,7 +136,6 @@ void hermitian(Harness& h, double& worst_res, double& worst_orth, double& worst_
         std::vector<cd> ra = a0;
         std::vector<double> ref(n);
         h.expect(LAPACKE_zheev(LAPACK_COL_MAJOR, 'N', 'L', n, ra.data(), n, ref.data()) == 0, "LAPACKE_zheev failed");
-        const double anorm = norm1(n, n, a0.data(), n);
         for (int staged = 0; staged < 2; ++staged)
         for (char uplo : {'L', 'U'}) {
           char c[112];
@@ -158,25 +157,7 @@ void hermitian(Harness& h, double& worst_res, double& worst_orth, double& worst_
                               core::Vec1<double>{w.data(), 1}, work.data(), core::kHeevInverse);
           }
           if (!h.expect(info == 0, "%s: info %d", c, info)) continue;
-          double ev = 0.0;
-          for (int i = 0; i < n; ++i) {
-            ev = std::max(ev, std::abs(w[i] - ref[i]));
-            if (i + 1 < n) h.expect(w[i] <= w[i + 1], "%s: not ascending at %d", c, i);
-          }
-          const double evr = ev / (2 * 60 * n * ulp * std::max(anorm, unfl));
-          std::vector<cd> r = a0;
-          for (int kk = 0; kk < n; ++kk)
-            for (int j = 0; j < n; ++j) {
-              const cd f = w[kk] * std::conj(u[j + (size_t)kk * n]);
-              for (int i = 0; i < n; ++i) r[i + (size_t)j * n] -= u[i + (size_t)kk * n] * f;
-            }
-          const double res = ratio(norm1(n, n, r.data(), n), anorm, n), orth = orth_ratio(n, u.data(), n);
-          worst_ev = std::max(worst_ev, evr);
-          worst_res = std::max(worst_res, res);
-          worst_orth = std::max(worst_orth, orth);
-          h.expect(evr <= 1.0, "%s: eigenvalues differ from LAPACKE by %.3g (x%.3g of the bound)", c, ev, evr);
-          h.expect(res < 60, "%s: ||A - U L U^H|| ratio %.3g", c, res);
-          h.expect(orth < 60, "%s: ||I - U^H U|| ratio %.3g", c, orth);
+          expect_hermitian_eig(h, c, n, a0, w.data(), u, ref, worst_res, worst_orth, worst_ev);
         }
       }
 }

@@ -3,14 +3,16 @@
 // teams (kernels/eig_smem) where a matrix's slot fits a block, else one block per matrix on
 // global memory (kernels/eig_warp), or one warp for dgeev where its values-only call fits the
 // shared-memory teams (their 32-lane sums, so that its eigenvalues do not depend on the job).
-// zheev: for n <= 32 the shared-memory teams (kernels/heev_team) or, where their table says (jobz
-// N from n = 9), teams on global memory (kernels/eig_warp); the block path (kernels/heev_block)
-// above.
+// zheev: at the smallest orders (tuning::kHeevJacobiMaxN) one thread per matrix (kernels/
+// heev_jacobi); for n <= 32 the shared-memory teams (kernels/heev_team) or, where their table says
+// (jobz N from n = 9), teams on global memory (kernels/eig_warp); the block path (kernels/
+// heev_block) above.
 #include "drivers/eig_kernels.hpp"
 
 #include "kernels/eig_reg.hpp"
 #include "kernels/eig_smem.hpp"
 #include "kernels/eig_warp.hpp"
+#include "kernels/heev_jacobi.hpp"
 #include "kernels/heev_team.hpp"
 
 namespace sgpu {
@@ -42,6 +44,8 @@ int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
       return heev_block::enqueue(st->ws, s, j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch,
                                  j.call_batch, (size_t)j.ws_limit);
     }
+    if (heev_jacobi::serves(j.n))
+      return heev_jacobi::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
     if (heev_team::serves(j.n, j.wantz))
       return heev_team::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, j.ws_limit, s);
     return eig_warp::zheev(j, s);
@@ -56,6 +60,7 @@ WorkspaceNeed workspace_need(const EigJob& j) {
   WorkspaceNeed w;
   if (j.heev) {
     if (heev_block::serves(j.n)) w.per_matrix = heev_block::workspace_per_matrix(j.wantz, j.n, j.call_batch);
+    else if (heev_jacobi::serves(j.n)) w.per_matrix = 0;
     else if (heev_team::serves(j.n, j.wantz)) w.per_matrix = heev_team::workspace_per_matrix(j.n, j.wantz);
     else w.fixed = eig_warp::zheev_workspace(j.n, j.wantz);
     return w;
