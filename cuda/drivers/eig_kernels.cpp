@@ -38,16 +38,16 @@ bool geev_warp(const EigJob& j) {
 int enqueue_eig(const EigJob& j, cudaStream_t s, stream::Lane& l) {
   if (j.batch == 0) return 0;
   if (j.heev) {
-    if (heev_block::serves(j.n)) {
-      HeevBlockState* st = l.state<HeevBlockState>();
-      if (!st || !st->ws) return SGPU_ERR_HOST_ALLOC;
-      return heev_block::enqueue(st->ws, s, j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch,
-                                 j.call_batch, (size_t)j.ws_limit);
-    }
     if (heev_jacobi::serves(j.n))
       return heev_jacobi::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, s);
+    HeevState* st = l.state<HeevState>();
+    if (!st || !st->ws) return SGPU_ERR_HOST_ALLOC;
+    if (heev_block::serves(j.n))
+      return heev_block::enqueue(st->ws, s, j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch,
+                                 j.call_batch, (size_t)j.ws_limit);
     if (heev_team::serves(j.n, j.wantz))
-      return heev_team::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, j.ws_limit, s);
+      return heev_team::launch(j.wantz, j.lower, j.n, j.A, j.lda, j.sA, j.wr, j.sW, j.info, j.batch, j.ws_limit,
+                               st->ws, s);
     return eig_warp::zheev(j, s);
   }
   if (eig_reg::serves(j)) return eig_reg::launch(j, s);

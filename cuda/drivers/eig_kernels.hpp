@@ -12,10 +12,11 @@
 namespace sgpu {
 namespace gpu {
 
-// zheev's block-path workspace as a lane's state (stream/cache.hpp).
-struct HeevBlockState : stream::LaneState {
+// zheev's device workspace as a lane's state (stream/cache.hpp): the block path's, and the team
+// path's records between its stages (mapping fresh memory for those each call cost 32 V 1.7 ms).
+struct HeevState : stream::LaneState {
   heev_block::Workspace* ws = heev_block::workspace_new();  // nullptr when out of host memory
-  ~HeevBlockState() override { heev_block::workspace_delete(ws); }
+  ~HeevState() override { heev_block::workspace_delete(ws); }
   void trim(size_t max_bytes) override { heev_block::workspace_trim(ws, max_bytes); }
 };
 
@@ -24,7 +25,7 @@ bool heev_block_path(int n);
 // ... and its eigenvalues come from one thread a matrix (kernels/heev_values).
 bool heev_values_path(int n);
 
-// Enqueues j (device pointers) on lane l's stream s (l's kernel state: zheev's block-path
+// Enqueues j (device pointers) on lane l's stream s (l's kernel state: zheev's
 // workspace): dgeev/dhseqr on the shared-memory teams, or one warp per matrix where a slot does
 // not fit; zheev on its shared-memory teams, the global-memory teams or the block path by order.
 // 0 or SGPU_ERR_*.

@@ -1267,6 +1267,13 @@ void workspace_trim(Workspace* ws, size_t max_bytes) {
   if (ws && ws->bytes > max_bytes) ws->release();
 }
 
+int workspace_reserve(Workspace* ws, size_t bytes, cudaStream_t s, void** p) {
+  if (ws->bytes < bytes && cudaStreamSynchronize(s) != cudaSuccess) return SGPU_ERR_DEVICE;
+  if (int e = ws->reserve(bytes)) return e;
+  *p = ws->p;
+  return 0;
+}
+
 int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void* A, int lda, int64_t strideA,
             double* w, int64_t strideW, int* info, int64_t batch, int64_t call_batch, size_t max_ws) {
   Shape sh;

@@ -32,6 +32,10 @@ void workspace_delete(Workspace* ws);
 int64_t workspace_per_matrix(bool wantz, int n, int64_t call_batch);
 // Frees ws's device buffer when it holds more than max_bytes (its stream must be idle).
 void workspace_trim(Workspace* ws, size_t max_bytes);
+// ws's device buffer grown to at least `bytes`, in *p (for zheev's other kernels that keep their
+// workspace between calls): a buffer too small is freed and made anew only after stream s, which
+// may still use it, has finished. 0 or SGPU_ERR_DEVICE(_ALLOC).
+int workspace_reserve(Workspace* ws, size_t bytes, cudaStream_t s, void** p);
 
 // Enqueues the whole batch (device pointers) on stream st with workspace ws, grown as needed
 // (asynchronous; per-matrix info written on the device). ws stays in use until st passes this

@@ -430,7 +430,7 @@ int64_t workspace_per_matrix(int n, bool wantz) {
 }
 
 int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w, int64_t strideW, int* info,
-           int64_t batch, int64_t ws_limit, cudaStream_t s) {
+           int64_t batch, int64_t ws_limit, heev_block::Workspace* ws, cudaStream_t s) {
   if (batch == 0) return 0;
   int dev = 0, optin = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -483,10 +483,7 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
   const Kernel stein = wantz ? kFixedOrder<kStein>[n - kFixedFrom] : nullptr;
   const Kernel qz = wantz ? kQz[n - kFixedFrom] : nullptr;
   double* rec = nullptr;
-  if (fault::dev_malloc_async(reinterpret_cast<void**>(&rec), (size_t)(chunk * per), s) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return SGPU_ERR_DEVICE_ALLOC;
-  }
+  if (int e = heev_block::workspace_reserve(ws, (size_t)(chunk * per), s, reinterpret_cast<void**>(&rec))) return e;
   int rc = 0;
   for (int64_t b0 = 0; b0 < batch && rc == 0; b0 += chunk) {
     Args c = g;
@@ -510,7 +507,6 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
       }
     }
   }
-  if (fault::dev_free_async(rec, s) != cudaSuccess) (void)cudaGetLastError();
   return rc;
 }
 

@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/heev_block.hpp"
+
 namespace sgpu {
 namespace gpu {
 namespace heev_team {
@@ -22,9 +24,10 @@ int team_lanes(int n, bool wantz);
 int64_t workspace_per_matrix(int n, bool wantz);
 
 // Enqueues the batch on stream s (asynchronous; per-matrix info written on the device), its
-// workspace within ws_limit bytes (0: no limit of the caller's). 0 or SGPU_ERR_*.
+// workspace in ws (grown as needed; in use until s passes this point) within ws_limit bytes (0: no
+// limit of the caller's). 0 or SGPU_ERR_*.
 int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, double* w, int64_t strideW, int* info,
-           int64_t batch, int64_t ws_limit, cudaStream_t s);
+           int64_t batch, int64_t ws_limit, heev_block::Workspace* ws, cudaStream_t s);
 
 }  // namespace heev_team
 }  // namespace gpu
