@@ -4,8 +4,16 @@
 // runs it on the CPU against LAPACKE_zheev.
 //
 // N is a template parameter and every loop over rows, columns and pairs is unrolled on the GPU, so
-// every index into a and v is a compile-time constant and the arrays never leave registers; only
-// the sweeps are a run-time loop.
+// every index into the arrays is a compile-time constant and they never leave registers; the
+// sweeps and their rounds are run-time loops. Only the diagonal (real) and the strict upper
+// triangle are kept, which halves the matrix's registers (6 V spilled with both triangles).
+//
+// Order (the circle method of parallel Jacobi, run by one thread): M = N rounded up to even
+// positions, position 0 a phantom for odd N; a round rotates the disjoint pairs (0, 1) and (1 + k,
+// M - k), k = 1 .. M/2 - 1, then moves positions 1 .. M - 1 one place round the circle, so that the
+// M - 1 rounds of a sweep meet every pair once and end where they began. One round's code, not a
+// sweep's, runs in the loop: a whole sweep unrolled (N(N-1)/2 rotations) overflowed the
+// instruction cache (6 V: warps stalled on instruction fetch half their cycles).
 //
 // Method (Rutishauser's cyclic Jacobi, complex form): pair (p, q) with b = a(p, q) is rotated when
 // |b| exceeds ulp sqrt(|a(p, p)| |a(q, q)|) (the relative criterion, which leaves each eigenvalue a
@@ -33,6 +41,88 @@ using core::zc;
 
 // Sweeps before info > 0: random matrices take 4-6 at N <= 8.
 constexpr int kMaxSweeps = 30;
+
+// a(i, j) of the Hermitian matrix held as d and u (i != j).
+template <int N>
+SGPU_HD zc off(const zc (&u)[N][N], int i, int j) {
+  return i < j ? u[i][j] : core::conj(u[j][i]);
+}
+template <int N>
+SGPU_HD void set_off(zc (&u)[N][N], int i, int j, const zc& x) {
+  if (i < j)
+    u[i][j] = x;
+  else
+    u[j][i] = core::conj(x);
+}
+
+// Rotates pair (p, q), p < q, where a(p, q) is above the criterion: A <- G^H A G, V <- V G.
+// Returns whether it rotated.
+template <int N, bool kWantz>
+SGPU_HD int rotate(int p, int q, double (&d)[N], zc (&u)[N][N], zc (&v)[N][N], double tiny) {
+  const zc b = u[p][q];
+  const double ab = core::zabs(b), app = d[p], aqq = d[q];
+  if (ab <= tiny || ab <= core::Mach::ulp * sqrt(fabs(app)) * sqrt(fabs(aqq))) return 0;
+  const double theta = (aqq - app) / (2.0 * ab);
+  const double t =
+      fabs(theta) > 1e150 ? 0.5 / theta : core::sign(1.0, theta) / (fabs(theta) + sqrt(theta * theta + 1.0));
+  const double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
+  const zc e = (1.0 / ab) * b;  // b / |b|
+  const zc se = s * core::conj(e), ce = c * core::conj(e);
+  // Columns p and q of every other row: A G (rows p and q are their conjugates).
+  SGPU_JACOBI_UNROLL
+  for (int k = 0; k < N; ++k) {
+    if (k == p || k == q) continue;
+    const zc xp = off<N>(u, k, p), xq = off<N>(u, k, q);
+    set_off<N>(u, k, p, c * xp - se * xq);
+    set_off<N>(u, k, q, s * xp + ce * xq);
+  }
+  d[p] = app - t * ab;
+  d[q] = aqq + t * ab;
+  u[p][q] = zc{0.0, 0.0};
+  if (kWantz) {
+    SGPU_JACOBI_UNROLL
+    for (int k = 0; k < N; ++k) {
+      const zc xp = v[k][p], xq = v[k][q];
+      v[k][p] = c * xp - se * xq;
+      v[k][q] = s * xp + ce * xq;
+    }
+  }
+  return 1;
+}
+
+// One place round the circle: data index i takes what index from(i) held (odd N: every index
+// moves, i + 1; even N: index 0 stays, 1 .. N - 2 take i + 1 and N - 1 takes 1).
+template <int N>
+SGPU_HD constexpr int from(int i) {
+  return (N & 1) ? (i + 1) % N : i == 0 ? 0 : i == N - 1 ? 1 : i + 1;
+}
+template <int N, bool kWantz>
+SGPU_HD void circle(double (&d)[N], zc (&u)[N][N], zc (&v)[N][N]) {
+  double d2[N];
+  zc u2[N][N];
+  SGPU_JACOBI_UNROLL
+  for (int j = 0; j < N; ++j) {
+    d2[j] = d[from<N>(j)];
+    SGPU_JACOBI_UNROLL
+    for (int i = 0; i < j; ++i) u2[i][j] = off<N>(u, from<N>(i), from<N>(j));
+  }
+  SGPU_JACOBI_UNROLL
+  for (int j = 0; j < N; ++j) {
+    d[j] = d2[j];
+    SGPU_JACOBI_UNROLL
+    for (int i = 0; i < j; ++i) u[i][j] = u2[i][j];
+  }
+  if (kWantz) {
+    SGPU_JACOBI_UNROLL
+    for (int k = 0; k < N; ++k) {
+      zc r[N];
+      SGPU_JACOBI_UNROLL
+      for (int j = 0; j < N; ++j) r[j] = v[k][from<N>(j)];
+      SGPU_JACOBI_UNROLL
+      for (int j = 0; j < N; ++j) v[k][j] = r[j];
+    }
+  }
+}
 
 // a: the Hermitian matrix, both triangles set (the diagonal's imaginary parts ignored); w: its
 // eigenvalues ascending; v (kWantz): the eigenvectors, column j for w[j]. Returns 0, N where A held
@@ -77,54 +167,38 @@ SGPU_HD int heev(zc (&a)[N][N], double (&w)[N], zc (&v)[N][N]) {
       for (int r = 0; r < N; ++r) v[r][c] = zc{r == c ? 1.0 : 0.0, 0.0};
     }
   }
+  // d: the diagonal; u: the strict upper triangle, u[i][j] for i < j (a(j, i) is its conjugate).
+  double d[N];
+  zc u[N][N];
+  SGPU_JACOBI_UNROLL
+  for (int c = 0; c < N; ++c) {
+    d[c] = a[c][c].re;
+    SGPU_JACOBI_UNROLL
+    for (int r = 0; r < c; ++r) u[r][c] = a[r][c];
+  }
   constexpr double kTiny = core::Mach::safmin / core::Mach::ulp;
+  constexpr int kOdd = N & 1, kM = N + kOdd;
   int left = 0;
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     int rotated = 0;
-    SGPU_JACOBI_UNROLL
-    for (int p = 0; p < N - 1; ++p) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+    for (int round = 0; round < kM - 1; ++round) {
       SGPU_JACOBI_UNROLL
-      for (int q = p + 1; q < N; ++q) {
-        const zc b = a[p][q];
-        const double ab = core::zabs(b), app = a[p][p].re, aqq = a[q][q].re;
-        if (ab <= kTiny || ab <= core::Mach::ulp * sqrt(fabs(app)) * sqrt(fabs(aqq))) continue;
-        ++rotated;
-        const double theta = (aqq - app) / (2.0 * ab);
-        const double t = fabs(theta) > 1e150 ? 0.5 / theta
-                                             : core::sign(1.0, theta) / (fabs(theta) + sqrt(theta * theta + 1.0));
-        const double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
-        const zc u = (1.0 / ab) * b;  // b / |b|
-        const zc su = s * core::conj(u), cu = c * core::conj(u);
-        // Columns p and q of every row: A G (rows p and q follow as their conjugates).
-        SGPU_JACOBI_UNROLL
-        for (int k = 0; k < N; ++k) {
-          if (k == p || k == q) continue;
-          const zc xp = a[k][p], xq = a[k][q];
-          const zc yp = c * xp - su * xq, yq = s * xp + cu * xq;
-          a[k][p] = yp;
-          a[k][q] = yq;
-          a[p][k] = core::conj(yp);
-          a[q][k] = core::conj(yq);
-        }
-        a[p][p] = zc{app - t * ab, 0.0};
-        a[q][q] = zc{aqq + t * ab, 0.0};
-        a[p][q] = zc{0.0, 0.0};
-        a[q][p] = zc{0.0, 0.0};
-        if (kWantz) {
-          SGPU_JACOBI_UNROLL
-          for (int k = 0; k < N; ++k) {
-            const zc xp = v[k][p], xq = v[k][q];
-            v[k][p] = c * xp - su * xq;
-            v[k][q] = s * xp + cu * xq;
-          }
-        }
+      for (int k = 0; k < kM / 2; ++k) {
+        // Positions (0, 1), then (1 + k, M - k); data index = position - kOdd.
+        const int p = (k == 0 ? 0 : 1 + k) - kOdd, q = (k == 0 ? 1 : kM - k) - kOdd;
+        if (p < 0) continue;  // the phantom's pair
+        rotated += rotate<N, kWantz>(p, q, d, u, v, kTiny);
       }
+      circle<N, kWantz>(d, u, v);
     }
     left = rotated;
     if (rotated == 0) break;
   }
   SGPU_JACOBI_UNROLL
-  for (int i = 0; i < N; ++i) w[i] = sigma != 1.0 ? a[i][i].re / sigma : a[i][i].re;
+  for (int i = 0; i < N; ++i) w[i] = sigma != 1.0 ? d[i] / sigma : d[i];
   // Ascending: N - 1 passes of neighbour exchanges (stable; every index compile-time).
   SGPU_JACOBI_UNROLL
   for (int pass = 0; pass < N - 1; ++pass) {
