@@ -178,11 +178,13 @@ SGPU_HD int heev(zc (&a)[N][N], double (&w)[N], zc (&v)[N][N]) {
   }
   constexpr double kTiny = core::Mach::safmin / core::Mach::ulp;
   constexpr int kOdd = N & 1, kM = N + kOdd;
+  // Up to 3 a whole sweep unrolled is small, and its moves round the circle vanish into renaming.
+  constexpr int kUnrollRounds = N <= 3 ? kM - 1 : 1;
   int left = 0;
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     int rotated = 0;
 #if defined(__CUDA_ARCH__)
-#pragma unroll 1
+#pragma unroll kUnrollRounds
 #endif
     for (int round = 0; round < kM - 1; ++round) {
       SGPU_JACOBI_UNROLL
