@@ -121,8 +121,8 @@ constexpr int64_t kStageChunkBytes = int64_t(16) << 20;  // zheev V n = 256 8% f
 constexpr int64_t kHeevSplitMinBatch = 200;  // 180 matrices ran up to 6% slower split, 238 and more 5-34% faster
 
 // ---- zheev, smallest orders: one thread a matrix, Jacobi in registers (kernels/heev_jacobi) ------
-// Orders 1 to kHeevJacobiMaxN (at most 6) take it, with and without vectors; above, the teams.
-constexpr int kHeevJacobiMaxN = 6;  // 5 V 19.98 -> 5.97 ms, 6 V 13.80 -> 5.62 (H200, against the teams)
+// Orders 1 to kHeevJacobiMaxN (at most 8) take it, with and without vectors; above, the teams.
+constexpr int kHeevJacobiMaxN = 8;  // not yet measured at 7-8
 
 // ---- zheev, small orders: a team per matrix in shared memory (kernels/heev_team) ----------------
 // Lanes per matrix by order for jobz N and V, whether jobz N keeps the matrix in shared memory

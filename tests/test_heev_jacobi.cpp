@@ -1,9 +1,9 @@
 // The per-thread Jacobi zheev (cuda/kernels/heev_jacobi_thread.hpp) on the CPU, judged as
-// TESTING/EIG judges LAPACK, on every Hermitian kind of the conformance suite at N = 1..6:
+// TESTING/EIG judges LAPACK, on every Hermitian kind of the conformance suite at N = 1..8:
 // eigenvalues within 2 * 60 n ulp ||A||_1 of LAPACKE_zheev's and ascending, ||A - U L U^H||_1 /
 // (n ulp ||A||_1) < 60, ||I - U^H U||_1 / (n ulp) < 60, info 0, the eigenvalues bitwise the same
-// without vectors; NaN or Inf anywhere: info = N, every output NaN. CPU only: skips with
-// --backend gpu.
+// without vectors, and the vectors bitwise the same kept in memory (SlotVectors); NaN or Inf
+// anywhere: info = N, every output NaN. CPU only: skips with --backend gpu.
 #include "common.hpp"
 #include "kernels/heev_jacobi_thread.hpp"
 
@@ -31,10 +31,21 @@ void check(Harness& h, double& worst_res, double& worst_orth, double& worst_ev) 
           a[i][j] = core::zc{a0[i + (size_t)j * N].real(), a0[i + (size_t)j * N].imag()};
           an[i][j] = a[i][j];
         }
+      core::zc as[N][N];
+      std::memcpy(as, a, sizeof as);
       const int info = hj::heev<N, true>(a, w, v);
       const int infon = hj::heev<N, false>(an, wn, vn);
       if (!h.expect(info == 0 && infon == 0, "%s: info %d / %d", c, info, infon)) continue;
       h.expect(std::memcmp(w, wn, sizeof w) == 0, "%s: values differ without vectors", c);
+      // The vectors column-major in memory (the kernel's slot): bit for bit those in registers.
+      core::zc slot[N * N];
+      double ws[N];
+      const int infos = hj::heev_into<N, true>(as, ws, hj::SlotVectors<N>{slot});
+      bool same = infos == 0 && std::memcmp(w, ws, sizeof w) == 0;
+      for (int i = 0; i < N; ++i)
+        for (int j = 0; j < N; ++j)
+          same = same && std::memcmp(&v[i][j], &slot[i + j * N], sizeof(core::zc)) == 0;
+      h.expect(same, "%s: vectors in memory differ from those in registers", c);
       std::vector<cd> u((size_t)N * N);
       for (int i = 0; i < N; ++i)
         for (int j = 0; j < N; ++j) u[i + (size_t)j * N] = cd(v[i][j].re, v[i][j].im);
@@ -73,6 +84,8 @@ int main(int argc, char** argv) {
   check<4>(h, res, orth, ev);
   check<5>(h, res, orth, ev);
   check<6>(h, res, orth, ev);
+  check<7>(h, res, orth, ev);
+  check<8>(h, res, orth, ev);
   std::printf("jacobi: worst residual %.3g, orthogonality %.3g (threshold 60); eigenvalue distance/bound %.3g\n", res,
               orth, ev);
   return h.finish();

@@ -33,9 +33,10 @@ struct Args {
 
 // Warps a block: static shared memory (48 KB) holds their 32 slots each.
 template <int N>
-constexpr int kWarps = N <= 4 ? 4 : 2;
+constexpr int kWarps = N <= 4 ? 4 : N <= 6 ? 2 : 1;
 
-// A lane's slot: 2 N^2 + 1 doubles (odd, so that the lanes' same elements fall in distinct banks).
+// A lane's slot: 2 N^2 + 1 doubles (odd, so that the lanes' same elements fall in distinct banks):
+// the matrix in, then the vectors, which the iteration updates there.
 template <int N, bool kWantz>
 __global__ void __launch_bounds__(32 * kWarps<N>) k_heev_jacobi(const Args g) {
   constexpr int kSlot = 2 * N * N + 1;
@@ -47,7 +48,7 @@ __global__ void __launch_bounds__(32 * kWarps<N>) k_heev_jacobi(const Args g) {
   double* s = sm[warp];
   smem_slots::warp_copy<true>(lane, cnt, 2 * N, N, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, s, 2 * N, kSlot);
   __syncwarp();
-  zc a[N][N], v[N][N];
+  zc a[N][N];
   double w[N];
   zc* m = reinterpret_cast<zc*>(s + lane * kSlot);  // 8-byte aligned: zc's alignment
   if (lane < cnt) {
@@ -56,19 +57,13 @@ __global__ void __launch_bounds__(32 * kWarps<N>) k_heev_jacobi(const Args g) {
 #pragma unroll
       for (int r = 0; r < N; ++r)
         a[r][c] = (g.lower ? r >= c : r <= c) ? m[r + c * N] : core::conj(m[c + r * N]);
-    const int info = heev<N, kWantz>(a, w, v);
+    // The vectors in the lane's slot, which the matrix has left for registers.
+    const int info = heev_into<N, kWantz>(a, w, SlotVectors<N>{m});
     g.info[b0 + lane] = info;
 #pragma unroll
     for (int j = 0; j < N; ++j) g.w[(b0 + lane) * g.sW + j] = w[j];
   }
   if (!kWantz) return;
-  __syncwarp();
-  if (lane < cnt) {
-#pragma unroll
-    for (int c = 0; c < N; ++c)
-#pragma unroll
-      for (int r = 0; r < N; ++r) m[r + c * N] = v[r][c];
-  }
   __syncwarp();
   smem_slots::warp_copy<false>(lane, cnt, 2 * N, N, g.A + 2 * b0 * g.sA, 2 * g.lda, 2 * g.sA, s, 2 * N, kSlot);
 }
@@ -97,7 +92,7 @@ int launch_n(bool wantz, const Args& g, cudaStream_t s) {
   }
 }
 
-static_assert(tuning::kHeevJacobiMaxN >= 0 && tuning::kHeevJacobiMaxN <= 6, "heev_jacobi builds orders 1-6");
+static_assert(tuning::kHeevJacobiMaxN >= 0 && tuning::kHeevJacobiMaxN <= 8, "heev_jacobi builds orders 1-8");
 
 }  // namespace
 
@@ -114,6 +109,8 @@ int launch(bool wantz, bool lower, int n, void* A, int lda, int64_t strideA, dou
     case 4: return launch_n<4>(wantz, g, s);
     case 5: return launch_n<5>(wantz, g, s);
     case 6: return launch_n<6>(wantz, g, s);
+    case 7: return launch_n<7>(wantz, g, s);
+    case 8: return launch_n<8>(wantz, g, s);
     default: return SGPU_ERR_DEVICE;
   }
 }

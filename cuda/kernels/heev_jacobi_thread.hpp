@@ -4,9 +4,12 @@
 // runs it on the CPU against LAPACKE_zheev.
 //
 // N is a template parameter and every loop over rows, columns and pairs is unrolled on the GPU, so
-// every index into the arrays is a compile-time constant and they never leave registers; the
-// sweeps and their rounds are run-time loops. Only the diagonal (real) and the strict upper
-// triangle are kept, which halves the matrix's registers (6 V spilled with both triangles).
+// every index into the matrix's arrays is a compile-time constant and they never leave registers;
+// the sweeps and their rounds are run-time loops. Only the diagonal (real) and the strict upper
+// triangle are kept, which halves the matrix's registers (6 V spilled with both triangles). The
+// eigenvectors go where the caller's Vectors type keeps them: RegVectors, an array in registers
+// moved round the circle with the matrix, or SlotVectors, column-major in memory (the kernel's
+// shared-memory slot), whose columns are found through the circle's position instead.
 //
 // Order (the circle method of parallel Jacobi, run by one thread): M = N rounded up to even
 // positions, position 0 a phantom for odd N; a round rotates the disjoint pairs (0, 1) and (1 + k,
@@ -55,10 +58,50 @@ SGPU_HD void set_off(zc (&u)[N][N], int i, int j, const zc& x) {
     u[j][i] = core::conj(x);
 }
 
-// Rotates pair (p, q), p < q, where a(p, q) is above the criterion: A <- G^H A G, V <- V G.
-// Returns whether it rotated.
-template <int N, bool kWantz>
-SGPU_HD int rotate(int p, int q, double (&d)[N], zc (&u)[N][N], zc (&v)[N][N], double tiny) {
+// One place round the circle: data index i takes what index from(i) held (odd N: every index
+// moves, i + 1; even N: index 0 stays, 1 .. N - 2 take i + 1 and N - 1 takes 1).
+template <int N>
+SGPU_HD constexpr int from(int i) {
+  return (N & 1) ? (i + 1) % N : i == 0 ? 0 : i == N - 1 ? 1 : i + 1;
+}
+
+// The eigenvectors in registers: v[r][c], moved round the circle with the matrix, so that every
+// index stays a compile-time constant.
+template <int N>
+struct RegVectors {
+  zc (&v)[N][N];
+  SGPU_HD zc get(int r, int c) const { return v[r][c]; }
+  SGPU_HD void set(int r, int c, const zc& x) const { v[r][c] = x; }
+  SGPU_HD int col(int i, int) const { return i; }
+  SGPU_HD void circle() const {
+    SGPU_JACOBI_UNROLL
+    for (int k = 0; k < N; ++k) {
+      zc r[N];
+      SGPU_JACOBI_UNROLL
+      for (int j = 0; j < N; ++j) r[j] = v[k][from<N>(j)];
+      SGPU_JACOBI_UNROLL
+      for (int j = 0; j < N; ++j) v[k][j] = r[j];
+    }
+  }
+};
+
+// The eigenvectors column-major at m (ld N), left in place round the circle: data index i's column
+// after `round` rounds is the index it held at the sweep's start.
+template <int N>
+struct SlotVectors {
+  zc* m;
+  SGPU_HD zc get(int r, int c) const { return m[r + c * N]; }
+  SGPU_HD void set(int r, int c, const zc& x) const { m[r + c * N] = x; }
+  SGPU_HD int col(int i, int round) const {
+    return (N & 1) ? (i + round) % N : i == 0 ? 0 : 1 + (i - 1 + round) % (N - 1);
+  }
+  SGPU_HD void circle() const {}
+};
+
+// Rotates pair (p, q), p < q, in round `round` where a(p, q) is above the criterion: A <- G^H A G,
+// V <- V G. Returns whether it rotated.
+template <int N, bool kWantz, class Vectors>
+SGPU_HD int rotate(int p, int q, int round, double (&d)[N], zc (&u)[N][N], const Vectors& v, double tiny) {
   const zc b = u[p][q];
   const double ab = core::zabs(b), app = d[p], aqq = d[q];
   if (ab <= tiny || ab <= core::Mach::ulp * sqrt(fabs(app)) * sqrt(fabs(aqq))) return 0;
@@ -80,24 +123,20 @@ SGPU_HD int rotate(int p, int q, double (&d)[N], zc (&u)[N][N], zc (&v)[N][N], d
   d[q] = aqq + t * ab;
   u[p][q] = zc{0.0, 0.0};
   if (kWantz) {
+    const int cp = v.col(p, round), cq = v.col(q, round);
     SGPU_JACOBI_UNROLL
     for (int k = 0; k < N; ++k) {
-      const zc xp = v[k][p], xq = v[k][q];
-      v[k][p] = c * xp - se * xq;
-      v[k][q] = s * xp + ce * xq;
+      const zc xp = v.get(k, cp), xq = v.get(k, cq);
+      v.set(k, cp, c * xp - se * xq);
+      v.set(k, cq, s * xp + ce * xq);
     }
   }
   return 1;
 }
 
-// One place round the circle: data index i takes what index from(i) held (odd N: every index
-// moves, i + 1; even N: index 0 stays, 1 .. N - 2 take i + 1 and N - 1 takes 1).
-template <int N>
-SGPU_HD constexpr int from(int i) {
-  return (N & 1) ? (i + 1) % N : i == 0 ? 0 : i == N - 1 ? 1 : i + 1;
-}
-template <int N, bool kWantz>
-SGPU_HD void circle(double (&d)[N], zc (&u)[N][N], zc (&v)[N][N]) {
+// The matrix one place round the circle (the vectors follow where they live in registers).
+template <int N, bool kWantz, class Vectors>
+SGPU_HD void circle(double (&d)[N], zc (&u)[N][N], const Vectors& v) {
   double d2[N];
   zc u2[N][N];
   SGPU_JACOBI_UNROLL
@@ -112,24 +151,16 @@ SGPU_HD void circle(double (&d)[N], zc (&u)[N][N], zc (&v)[N][N]) {
     SGPU_JACOBI_UNROLL
     for (int i = 0; i < j; ++i) u[i][j] = u2[i][j];
   }
-  if (kWantz) {
-    SGPU_JACOBI_UNROLL
-    for (int k = 0; k < N; ++k) {
-      zc r[N];
-      SGPU_JACOBI_UNROLL
-      for (int j = 0; j < N; ++j) r[j] = v[k][from<N>(j)];
-      SGPU_JACOBI_UNROLL
-      for (int j = 0; j < N; ++j) v[k][j] = r[j];
-    }
-  }
+  if (kWantz) v.circle();
 }
 
 // a: the Hermitian matrix, both triangles set (the diagonal's imaginary parts ignored); w: its
-// eigenvalues ascending; v (kWantz): the eigenvectors, column j for w[j]. Returns 0, N where A held
-// NaN or Inf (w and v NaN), or, when kMaxSweeps did not converge, the number of pairs still above
-// the criterion (w and v then hold the last iterate's diagonal and basis, sorted).
-template <int N, bool kWantz>
-SGPU_HD int heev(zc (&a)[N][N], double (&w)[N], zc (&v)[N][N]) {
+// eigenvalues ascending; v (kWantz): the eigenvectors, column j for w[j] (RegVectors or
+// SlotVectors). Returns 0, N where A held NaN or Inf (w and v NaN), or, when kMaxSweeps did not
+// converge, the number of pairs still above the criterion (w and v then hold the last iterate's
+// diagonal and basis, sorted).
+template <int N, bool kWantz, class Vectors>
+SGPU_HD int heev_into(zc (&a)[N][N], double (&w)[N], const Vectors& v) {
   double bad = 0.0, anrm = 0.0;
   SGPU_JACOBI_UNROLL
   for (int c = 0; c < N; ++c) {
@@ -146,7 +177,7 @@ SGPU_HD int heev(zc (&a)[N][N], double (&w)[N], zc (&v)[N][N]) {
       w[c] = NAN;
       if (kWantz) {
         SGPU_JACOBI_UNROLL
-        for (int r = 0; r < N; ++r) v[r][c] = zc{NAN, NAN};
+        for (int r = 0; r < N; ++r) v.set(r, c, zc{NAN, NAN});
       }
     }
     return N;
@@ -164,7 +195,7 @@ SGPU_HD int heev(zc (&a)[N][N], double (&w)[N], zc (&v)[N][N]) {
     SGPU_JACOBI_UNROLL
     for (int c = 0; c < N; ++c) {
       SGPU_JACOBI_UNROLL
-      for (int r = 0; r < N; ++r) v[r][c] = zc{r == c ? 1.0 : 0.0, 0.0};
+      for (int r = 0; r < N; ++r) v.set(r, c, zc{r == c ? 1.0 : 0.0, 0.0});
     }
   }
   // d: the diagonal; u: the strict upper triangle, u[i][j] for i < j (a(j, i) is its conjugate).
@@ -192,7 +223,7 @@ SGPU_HD int heev(zc (&a)[N][N], double (&w)[N], zc (&v)[N][N]) {
         // Positions (0, 1), then (1 + k, M - k); data index = position - kOdd.
         const int p = (k == 0 ? 0 : 1 + k) - kOdd, q = (k == 0 ? 1 : kM - k) - kOdd;
         if (p < 0) continue;  // the phantom's pair
-        rotated += rotate<N, kWantz>(p, q, d, u, v, kTiny);
+        rotated += rotate<N, kWantz>(p, q, round, d, u, v, kTiny);
       }
       circle<N, kWantz>(d, u, v);
     }
@@ -210,17 +241,23 @@ SGPU_HD int heev(zc (&a)[N][N], double (&w)[N], zc (&v)[N][N]) {
       const double lo = swap ? w[i + 1] : w[i], hi = swap ? w[i] : w[i + 1];
       w[i] = lo;
       w[i + 1] = hi;
-      if (kWantz) {
+      if (kWantz && swap) {
         SGPU_JACOBI_UNROLL
         for (int k = 0; k < N; ++k) {
-          const zc x = v[k][i], y = v[k][i + 1];
-          v[k][i] = swap ? y : x;
-          v[k][i + 1] = swap ? x : y;
+          const zc x = v.get(k, i), y = v.get(k, i + 1);
+          v.set(k, i, y);
+          v.set(k, i + 1, x);
         }
       }
     }
   }
   return left;
+}
+
+// The same with the eigenvectors in registers.
+template <int N, bool kWantz>
+SGPU_HD int heev(zc (&a)[N][N], double (&w)[N], zc (&v)[N][N]) {
+  return heev_into<N, kWantz>(a, w, RegVectors<N>{v});
 }
 
 }  // namespace heev_jacobi
