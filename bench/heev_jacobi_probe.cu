@@ -1,7 +1,8 @@
 // sgpu_heev_jacobi_probe: how fast zheev at the smallest orders runs with one thread a matrix, its
-// matrix in registers, by the cyclic Jacobi method (cuda/kernels/heev_jacobi_thread.hpp), against
-// the library (sgpu_zheev_batched on device memory, the same matrices) and the memory floor (the
-// device's copy bandwidth for the bytes read and written). A warp stages its 32 matrices through
+// matrix and basis in registers (RegVectors), by the cyclic Jacobi method (cuda/kernels/
+// heev_jacobi_thread.hpp), against the library (sgpu_zheev_batched on device memory, the same
+// matrices; its kernel keeps the basis in shared memory) and the memory floor (the device's copy
+// bandwidth for the bytes read and written). A warp stages its 32 matrices through
 // shared memory both ways, so global accesses stay coalesced.
 // Checks: the eigenvalues against the library's (max |dw| / (n eps max |w|)) over the whole batch,
 // and, on the first 8 matrices, ||A - U L U^H||_1 / (n eps ||A||_1) and ||I - U^H U||_1 / (n eps).
