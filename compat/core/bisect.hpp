@@ -40,7 +40,10 @@ SGPU_HD void sturm_counts(int n, Vec1<double> d, Vec1<double> e, const double* x
     for (int k = 0; k < K; ++k) {
       const double r = pivot_rcp(q[k]), dr = dq[k] * r;
       s[k] += dr;
-      dq[k] = e2 * (dr * r) - 1.0;
+      // (e^2 q'/q) / q: q'/q^2 alone overflows for pivots below about 1e-154, which T near the
+      // bottom of heev_scale's range (1e-146) reaches beside an eigenvalue; this way round the
+      // factors stay within range wherever q' itself does.
+      dq[k] = (e2 * dr) * r - 1.0;
       q[k] = (dj - x[k]) - e2 * r;
       if (fabs(q[k]) < pivmin) q[k] = -pivmin;
       count[k] += q[k] < 0.0;
@@ -115,7 +118,9 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
         const double mid = 0.5 * (lo[k] + hi[k]);
         double p = mid;
         const bool alone = clo[k] == want[k] - 1 && chi[k] == want[k];
-        if (alone && fabs(step[k]) <= 0.5 * last[k]) {  // false while step is NaN
+        // No step while it is NaN (none yet), or 0 (det' overflowed: a step of 0 would only creep
+        // by the overshoot below and leave the bracket wide).
+        if (alone && step[k] != 0.0 && fabs(step[k]) <= 0.5 * last[k]) {
           const double xn = x[k] + step[k];
           const double pn = fabs(step[k]) <= 0.25 * tol ? xn + copysign(0.25 * tol, step[k]) : xn;
           if (pn > lo[k] && pn < hi[k]) p = pn;
