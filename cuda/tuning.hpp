@@ -170,6 +170,9 @@ constexpr HeevRegReduceRow kHeevRegReduce[] = {
     {48, 16, 8, 4},
     {64, 16, 8, 4},
 };
+// heev_values (the eigenvalues between the register reduction or the team stages and inverse
+// iteration): a warp a matrix by bisection from this order, below it dsterf one thread a matrix.
+constexpr int kHeevValuesWarpMinN = 33;  // not yet measured
 // Phase 1 (reduction to tridiagonal form): loads in flight per thread in the pass, and the order
 // from which the pass reads only the lower triangle. [SGPU_HEEV_PASS]
 constexpr int kHeevPassUnroll = 8;  // not swept
