@@ -25,8 +25,9 @@
 //      without vectors: T split where dstebz splits it, bisection block by block, and each
 //      eigenvector by dstein's inverse iteration, a cluster a thread (core/stein.hpp, the team
 //      path's code at 9-32); info > 0 then counts the vectors that did not converge. Where the
-//      register reduction ran, the eigenvalues come from heev_values instead (dsterf on each of
-//      dstebz's blocks, one thread a matrix, between the two kernels; jobz N ends there).
+//      register reduction ran, the eigenvalues come from heev_values instead (between the two
+//      kernels: dsterf on each of dstebz's blocks one thread a matrix, or from order 57 dstebz's
+//      bisection a warp a matrix; jobz N ends there).
 //   3. jobz V: eigenvectors X = Q diag(phases) Z as zheevd's zunmtr: X starts as diag(phases) Z in
 //      the caller's A, and the reflectors are applied to it kApplyNb at a time in the blocked form
 //      I - V T V^H (zlarft), each pass reading and writing X once. Forming Q one reflector at a

@@ -1,6 +1,6 @@
 // zheev's eigenvalues where inverse iteration takes them from a separate kernel (the block path's
 // register reduction at 33-64, the team path's stages at 9-32), from the tridiagonal of each
-// matrix's record, in one of two ways by order:
+// matrix's record, in one of two ways by order (tuning::kHeevValuesWarpMinN):
 //  - Below tuning::kHeevValuesWarpMinN, one thread a matrix runs core::stebz_sterf. dsterf's chain
 //    is about n^2 dependent steps, which inside a matrix's block or team would hold its other
 //    threads idle; one thread a matrix keeps the arithmetic at the chain's and puts a batch's
@@ -10,7 +10,8 @@
 //  - From it, a warp a matrix runs core::stebz (dstebz's bisection, each lane two eigenvalues
 //    side by side): some 25 times dsterf's arithmetic, but no chain, where one thread a matrix
 //    left a batch of a few thousand matrices (a streamed piece) with about one warp an SM, its
-//    time the chain's latency (2.4 ms at n = 64 on the H200). d, e, the eigenvalues and the order
+//    time the chain's latency (2.4 ms at n = 64 on the H200); below that order the extra
+//    arithmetic costs more than the latency it hides. d, e, the eigenvalues and the order
 //    live in the warp's part of shared memory; every lane reads the same d and e (a broadcast).
 #include <cuda_runtime.h>
 
