@@ -156,6 +156,10 @@ constexpr int kHeevWarpMinLanes = 4;
 constexpr int kHeevThreads = 256;
 constexpr int kHeevThreadsSmall = 128;
 constexpr int kHeevSmallN = 64;
+// Threads per block after the register reduction with vectors (the kernel then only runs inverse
+// iteration, a thread an eigenvector, and forms X): one per eigenvector up to 64, so that no warp
+// idles at its barriers, and 8 blocks an SM (Z then in global memory).
+constexpr int kHeevThreadsStein = 64;  // not yet measured
 // Phase 1 at the smallest orders: the matrix in the registers of TR x TC threads (kernels/
 // heev_reg_reduce.cu), blocks_per_sm bounding the registers; a row serves the orders up to its n,
 // the last row's n the largest. H200, ms for the reduction alone against the block kernel's

@@ -76,6 +76,7 @@ namespace {
 // ---- tuning: tuning.hpp, where each value's reason is; the tile geometry below is structural ----
 constexpr int kThreads = tuning::kHeevThreads;
 constexpr int kThreadsSmall = tuning::kHeevThreadsSmall;
+constexpr int kThreadsStein = tuning::kHeevThreadsStein;
 constexpr int kSmallN = tuning::kHeevSmallN;
 constexpr int kApplyNb = tuning::kHeevApplyNb;
 constexpr int kApplyRows = tuning::kHeevApplyRows;
@@ -931,7 +932,7 @@ __device__ __forceinline__ double load_record(const Args& a, const Smem& s, Mat1
 // than a branch: the branch alone costs the in-kernel reduction's registers (its spills nearly
 // double).
 template <int kT, bool kRec>
-__global__ void __launch_bounds__(kT, kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
+__global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
   const Smem s =
@@ -1200,13 +1201,15 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // merges' vectors (their bookkeeping and secular equations are chains of dependent loads). With
   // vectors the phases after the reduction are latency-bound, so these go to shared memory only if
   // the blocks the registers allow per SM still fit: more matrices in flight beat faster accesses.
-  sh.T = n <= kSmallN ? kThreadsSmall : kThreads;
-  const int per_sm = sh.T == kThreadsSmall ? 4 : 2;
   // Phase 2 as zheevx up to stein_max_n, with and without vectors (the eigenvalues must agree).
   sh.stein = n <= stein_max_n();
   // The register reduction's record feeds heev_values, whose eigenvalues only inverse iteration
   // takes.
   sh.reg = reg_reduce(n) && sh.stein;
+  // After the register reduction the kernel runs only inverse iteration (a thread a vector) and
+  // phase 3.
+  sh.T = sh.reg ? kThreadsStein : n <= kSmallN ? kThreadsSmall : kThreads;
+  const int per_sm = sh.T == kThreadsStein ? 8 : sh.T == kThreadsSmall ? 4 : 2;
   sh.tiles = wantz && !sh.stein ? tiles_doubles(n, sh.T / 32) : 0;
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
@@ -1279,11 +1282,13 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
             double* w, int64_t strideW, int* info, int64_t batch, int64_t call_batch, size_t max_ws) {
   Shape sh;
   if (int e = shape_of(wantz, n, call_batch, sh)) return e;
-  // The register reduction serves only orders that take the small blocks.
+  // The register reduction serves only orders that kThreadsStein's blocks take (a thread an
+  // eigenvector).
   static_assert(tuning::kHeevRegReduce[sizeof tuning::kHeevRegReduce / sizeof tuning::kHeevRegReduce[0] - 1].n <=
-                    kSmallN,
-                "heev_reg_reduce's orders take k_heev_block<kThreadsSmall, true>");
-  auto kernel = sh.reg                   ? k_heev_block<kThreadsSmall, true>
+                    kThreadsStein,
+                "heev_reg_reduce's orders take k_heev_block<kThreadsStein, true>");
+  static_assert(kThreadsStein % 32 == 0 && kThreadsStein < kThreadsSmall, "kThreadsStein: whole warps, below kThreadsSmall");
+  auto kernel = sh.reg                   ? k_heev_block<kThreadsStein, true>
                 : sh.T == kThreadsSmall ? k_heev_block<kThreadsSmall, false>
                                         : k_heev_block<kThreads, false>;
   if (smem_slots::allow_max_smem(kernel) != 0) return SGPU_ERR_DEVICE;
