@@ -155,6 +155,17 @@ __host__ __device__ inline int64_t vectors_doubles(int n, int T, bool lower) {
   return 6 * (int64_t)n +
          (lower ? 2 * (int64_t)pass_slices(nw) * n + 2 * (int64_t)nw * 32 * kColTileLd : 2 * (int64_t)(n > T ? n : T));
 }
+// Z for inverse iteration (stein) is stored by rows, row i at (i - 1) ldz with ldz = n | 1: a
+// thread computes an eigenvector (a column) and touches its elements one after another in every
+// solve, so by rows a warp's threads touch consecutive doubles (coalesced where Z is in global
+// memory, distinct banks in shared memory), where by columns every access of a warp fell in one
+// bank (ld n, a multiple of 32) or in 32 sectors; the odd row stride keeps phase 3's reads, a warp
+// down a column, in distinct banks too. Divide and conquer keeps Z by columns, ld n.
+__host__ __device__ inline int z_ld(int n, bool stein) { return stein ? (n | 1) : n; }
+__host__ __device__ inline int64_t z_doubles(int n, bool stein) { return (int64_t)n * z_ld(n, stein); }
+__device__ inline Mat1<double> z_view(double* p, int n, bool stein) {
+  return stein ? Mat1<double>{p, z_ld(n, true), 1} : Mat1<double>{p, 1, n};
+}
 // Doubles of phase 3's V and T.
 __host__ __device__ inline int64_t apply_doubles(int n) { return 2 * ((int64_t)n * kApplyNb + kApplyNb * kApplyNb); }
 // Doubles of the scratch region: phase 1's vectors, phase 2's tiles (`tiles`: with the merge
@@ -207,7 +218,7 @@ struct Args {
   zc* Wg;      // n x n working copy per block (ld n) when it does not fit in shared memory, else null;
                // with phase 3 by cuBLAS also where W is in shared memory (then V's image alone)
   bool w_shared;  // W in shared memory
-  double* Zg;  // n x n real Z per block when it does not fit in shared memory, else null
+  double* Zg;  // real Z per block (z_doubles) when it does not fit in shared memory, else null
   double* dc;  // jobz V: divide and conquer's workspace per block (doubles, then its ints), or stein's
   int64_t dc_per;  // doubles of dc per block
   int tiles;   // jobz V: shared doubles for phase 2 (tiles_doubles, + merge_vectors_doubles if dc_shared)
@@ -989,9 +1000,9 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
   int info = 0;
   if (a.phases <= 1) {
     // (benchmark hook: stop after the reduction)
-  } else if (a.stein) {
+  } else if (kRec || a.stein) {
     // As zheevx (tridiagonal_stein); Z's columns follow T's blocks, ord sorts them for phase 3.
-    Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
+    const Mat1<double> z = z_view(s.z ? s.z : a.Zg + b * z_doubles(n, true), n, true);
     const double* vals = kRec ? a.rec + b * a.rec_per + heev_reg_reduce::record_w(n) : nullptr;
     info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w, vals);
     const int* ord = reinterpret_cast<const int*>(s.er);
@@ -1001,6 +1012,8 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     }
     if (tid == 0) a.info[b] = info;
     return;
+  } else if constexpr (kRec) {
+    // (the register reduction serves only the orders that take inverse iteration: shape_of)
   } else if (!a.wantz) {
     // Values only: bisection, one eigenvalue per thread (core/bisect.hpp), into ph's space.
     core::bisect_all(t, n, d, er, Vec1<double>{s.ph, 1});
@@ -1008,7 +1021,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     // The eigenvalues are bisection's, as without vectors (bitwise the same), into the caller's w
     // before divide and conquer overwrites d and e; its own values differ in the last bits.
     core::bisect_all(t, n, d, er, Vec1<double>{w, 1});
-    Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
+    const Mat1<double> z = z_view(s.z ? s.z : a.Zg + b * z_doubles(n, false), n, false);
     double* dw = a.dc + b * a.dc_per;
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
     if (a.phases >= 3) {
@@ -1209,9 +1222,12 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // After the register reduction the kernel runs only inverse iteration (a thread a vector) and
   // phase 3.
   sh.T = sh.reg ? kThreadsStein : n <= kSmallN ? kThreadsSmall : kThreads;
-  const int per_sm = sh.T == kThreadsStein ? 8 : sh.T == kThreadsSmall ? 4 : 2;
+#ifndef SGPU_XP_STEIN_PER_SM
+#define SGPU_XP_STEIN_PER_SM 8
+#endif
+  const int per_sm = sh.T == kThreadsStein ? SGPU_XP_STEIN_PER_SM : sh.T == kThreadsSmall ? 4 : 2;
   sh.tiles = wantz && !sh.stein ? tiles_doubles(n, sh.T / 32) : 0;
-  const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)n * n;
+  const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)z_doubles(n, sh.stein);
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
   // pass_lower where W misses shared memory without vectors (with pass_full's layout): the same
   // pass with and without vectors, or the eigenvalues would differ in the last bits.
