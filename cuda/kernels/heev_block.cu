@@ -155,16 +155,17 @@ __host__ __device__ inline int64_t vectors_doubles(int n, int T, bool lower) {
   return 6 * (int64_t)n +
          (lower ? 2 * (int64_t)pass_slices(nw) * n + 2 * (int64_t)nw * 32 * kColTileLd : 2 * (int64_t)(n > T ? n : T));
 }
-// Z for inverse iteration (stein) is stored by rows, row i at (i - 1) ldz with ldz = n | 1: a
-// thread computes an eigenvector (a column) and touches its elements one after another in every
-// solve, so by rows a warp's threads touch consecutive doubles (coalesced where Z is in global
-// memory, distinct banks in shared memory), where by columns every access of a warp fell in one
-// bank (ld n, a multiple of 32) or in 32 sectors; the odd row stride keeps phase 3's reads, a warp
-// down a column, in distinct banks too. Divide and conquer keeps Z by columns, ld n.
-__host__ __device__ inline int z_ld(int n, bool stein) { return stein ? (n | 1) : n; }
-__host__ __device__ inline int64_t z_doubles(int n, bool stein) { return (int64_t)n * z_ld(n, stein); }
-__device__ inline Mat1<double> z_view(double* p, int n, bool stein) {
-  return stein ? Mat1<double>{p, z_ld(n, true), 1} : Mat1<double>{p, 1, n};
+// After the register reduction (rows) Z is stored by rows, row i at (i - 1) ldz with ldz = n | 1:
+// there the kernel only runs inverse iteration, a thread an eigenvector (a column) whose elements
+// it touches one after another in every solve, so by rows a warp's threads touch consecutive
+// doubles (distinct banks in shared memory), where by columns (ld n, a multiple of 32) every access
+// of a warp fell in one bank; the odd row stride keeps phase 3's reads, a warp down a column, in
+// distinct banks too. 33 V 30.8 -> 25.9 ms, 48 V 25.6 -> 21.9, 64 V 25.1 -> 23.3 (H200, with
+// kThreadsStein). Elsewhere Z stays by columns, ld n.
+__host__ __device__ inline int z_ld(int n, bool rows) { return rows ? (n | 1) : n; }
+__host__ __device__ inline int64_t z_doubles(int n, bool rows) { return (int64_t)n * z_ld(n, rows); }
+__device__ inline Mat1<double> z_view(double* p, int n, bool rows) {
+  return rows ? Mat1<double>{p, z_ld(n, true), 1} : Mat1<double>{p, 1, n};
 }
 // Doubles of phase 3's V and T.
 __host__ __device__ inline int64_t apply_doubles(int n) { return 2 * ((int64_t)n * kApplyNb + kApplyNb * kApplyNb); }
@@ -943,7 +944,7 @@ __device__ __forceinline__ double load_record(const Args& a, const Smem& s, Mat1
 // than a branch: the branch alone costs the in-kernel reduction's registers (its spills nearly
 // double).
 template <int kT, bool kRec>
-__global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
+__global__ void __launch_bounds__(kT, kT == kThreadsSmall || kT == kThreadsStein ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
   const Smem s =
@@ -1002,7 +1003,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     // (benchmark hook: stop after the reduction)
   } else if (kRec || a.stein) {
     // As zheevx (tridiagonal_stein); Z's columns follow T's blocks, ord sorts them for phase 3.
-    const Mat1<double> z = z_view(s.z ? s.z : a.Zg + b * z_doubles(n, true), n, true);
+    const Mat1<double> z = z_view(s.z ? s.z : a.Zg + b * z_doubles(n, kRec), n, kRec);
     const double* vals = kRec ? a.rec + b * a.rec_per + heev_reg_reduce::record_w(n) : nullptr;
     info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w, vals);
     const int* ord = reinterpret_cast<const int*>(s.er);
@@ -1021,7 +1022,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     // The eigenvalues are bisection's, as without vectors (bitwise the same), into the caller's w
     // before divide and conquer overwrites d and e; its own values differ in the last bits.
     core::bisect_all(t, n, d, er, Vec1<double>{w, 1});
-    const Mat1<double> z = z_view(s.z ? s.z : a.Zg + b * z_doubles(n, false), n, false);
+    Mat1<double> z{s.z ? s.z : a.Zg + b * (int64_t)n * n, 1, n};
     double* dw = a.dc + b * a.dc_per;
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
     if (a.phases >= 3) {
@@ -1222,12 +1223,9 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // After the register reduction the kernel runs only inverse iteration (a thread a vector) and
   // phase 3.
   sh.T = sh.reg ? kThreadsStein : n <= kSmallN ? kThreadsSmall : kThreads;
-#ifndef SGPU_XP_STEIN_PER_SM
-#define SGPU_XP_STEIN_PER_SM 8
-#endif
-  const int per_sm = sh.T == kThreadsStein ? SGPU_XP_STEIN_PER_SM : sh.T == kThreadsSmall ? 4 : 2;
+  const int per_sm = sh.T == kThreadsSmall || sh.T == kThreadsStein ? 4 : 2;
   sh.tiles = wantz && !sh.stein ? tiles_doubles(n, sh.T / 32) : 0;
-  const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)z_doubles(n, sh.stein);
+  const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)z_doubles(n, sh.reg);
   const size_t fit = wantz ? (size_t)optin / per_sm : (size_t)optin;
   // pass_lower where W misses shared memory without vectors (with pass_full's layout): the same
   // pass with and without vectors, or the eigenvalues would differ in the last bits.
