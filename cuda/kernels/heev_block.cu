@@ -943,8 +943,11 @@ __device__ __forceinline__ double load_record(const Args& a, const Smem& s, Mat1
 // kRec: phase 1 done before this kernel (heev_reg_reduce; a.rec), else here. Two kernels rather
 // than a branch: the branch alone costs the in-kernel reduction's registers (its spills nearly
 // double).
+// kThreadsStein's registers bounded for 8 blocks an SM (128 a thread): where Z is small (n = 33-48)
+// shared memory lets more than 4 share an SM; bounded for 4 (178 registers) they took 33 V 31.2 ms
+// against 25.9, 48 V 23.8 against 21.9 (H200).
 template <int kT, bool kRec>
-__global__ void __launch_bounds__(kT, kT == kThreadsSmall || kT == kThreadsStein ? 4 : 2) k_heev_block(Args a) {
+__global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSmall ? 4 : 2) k_heev_block(Args a) {
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
   const Smem s =
