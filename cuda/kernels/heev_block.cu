@@ -155,7 +155,7 @@ __host__ __device__ inline int64_t vectors_doubles(int n, int T, bool lower) {
   return 6 * (int64_t)n +
          (lower ? 2 * (int64_t)pass_slices(nw) * n + 2 * (int64_t)nw * 32 * kColTileLd : 2 * (int64_t)(n > T ? n : T));
 }
-// After the register reduction (rows) Z is stored by rows, row i at (i - 1) ldz with ldz = n | 1:
+// After the register reduction (`rows`) Z is stored by rows, row i at (i - 1) ldz, ldz = n | 1:
 // there the kernel only runs inverse iteration, a thread an eigenvector (a column) whose elements
 // it touches one after another in every solve, so by rows a warp's threads touch consecutive
 // doubles (distinct banks in shared memory), where by columns (ld n, a multiple of 32) every access
