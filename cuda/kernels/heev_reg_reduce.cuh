@@ -46,6 +46,20 @@ __device__ __forceinline__ zc lds(const zc& x) {
 }
 __device__ __forceinline__ void sts(zc& x, zc v) { *reinterpret_cast<double2*>(&x) = make_double2(v.re, v.im); }
 
+// a - (p q^H + r s^H) for scalars, four fused multiply-adds a component.
+__device__ __forceinline__ zc rank2(zc a, zc p, zc q, zc r, zc s) {
+  return zc{fma(-p.re, q.re, fma(-p.im, q.im, fma(-r.re, s.re, fma(-r.im, s.im, a.re)))),
+            fma(-p.im, q.re, fma(p.re, q.im, fma(-r.im, s.re, fma(r.re, s.im, a.im))))};
+}
+// y + x v and a b + c d, fused.
+__device__ __forceinline__ zc fma_acc(zc y, zc x, zc v) {
+  return zc{fma(x.re, v.re, fma(-x.im, v.im, y.re)), fma(x.re, v.im, fma(x.im, v.re, y.im))};
+}
+__device__ __forceinline__ zc fma2(zc a, zc b, zc c, zc d) {
+  return zc{fma(a.re, b.re, fma(-a.im, b.im, fma(c.re, d.re, -c.im * d.im))),
+            fma(a.re, b.im, fma(a.im, b.re, fma(c.re, d.im, c.im * d.re)))};
+}
+
 // Matrix blockIdx.x of g.A into its record (heev_reg_reduce.hpp) and, where g.V is set, its
 // reflectors. TR RR >= n and TC RC >= n; MB: blocks an SM the registers must allow.
 template <int TR, int TC, int RR, int RC, int MB>
@@ -54,8 +68,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
   static_assert(NT % 32 == 0 && (TC & (TC - 1)) == 0 && TC <= 32, "a row's lanes: a power of two within a warp");
   __shared__ __align__(16) zc col[NP];    // column k after its update
   __shared__ __align__(16) zc vs[2][NP];  // v of step k in vs[k & 1]; the pending one in the other
-  __shared__ __align__(16) zc ws[NP];     // w of the pending update
-  __shared__ __align__(16) zc ys[NP];     // y = A v
+  __shared__ __align__(16) zc ys[2][NP];  // y = A v of step k in ys[k & 1]; the pending one in the other
   __shared__ zc tau_s;
   __shared__ double red[2][NW];
   const int n = g.n, tid = threadIdx.x, rl = tid / TC, cl = tid % TC, lane = tid & 31;
@@ -94,7 +107,8 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
   for (int x = tid; x < NP; x += NT) {
     sts(vs[0][x], zc{0.0, 0.0});
     sts(vs[1][x], zc{0.0, 0.0});
-    sts(ws[x], zc{0.0, 0.0});
+    sts(ys[0][x], zc{0.0, 0.0});
+    sts(ys[1][x], zc{0.0, 0.0});
   }
   __syncthreads();
   for (int w = 0; w < NW; ++w) {
@@ -117,18 +131,25 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
     rec[record_bad(n)] = 0.0;
   }
 
+  // The pending update (step k - 1's): A -= vp wp^H + wp vp^H with vp in vs[pb] and
+  // wp(r) = tau_p ys[pb](r) + alph_p vp(r) for k <= r < n, zero elsewhere, formed where it is
+  // used (no barrier to publish it). Nothing is pending at k = 0: tau_p = alph_p = 0.
+  zc tau_p{0.0, 0.0}, alph_p{0.0, 0.0};
   for (int k = 0; k < n - 1; ++k) {
     const int nb = k & 1, pb = nb ^ 1;
+    const auto wp = [&](int r) {
+      return r >= k && r < n ? fma2(tau_p, lds(ys[pb][r]), alph_p, lds(vs[pb][r])) : zc{0.0, 0.0};
+    };
     // (1) Column k.
 #pragma unroll
     for (int j = 0; j < RC; ++j) {
       if (cl + TC * j != k) continue;
-      const zc vpk = lds(vs[pb][k]), wpk = lds(ws[k]);
+      const zc vpk = lds(vs[pb][k]), wpk = wp(k);
 #pragma unroll
       for (int i = 0; i < RR; ++i) {
         const int r = rl + TR * i;
         if (r < k) continue;
-        zc x = a[i][j] - (lds(vs[pb][r]) * core::conj(wpk) + lds(ws[r]) * core::conj(vpk));
+        zc x = rank2(a[i][j], lds(vs[pb][r]), wpk, wp(r), vpk);
         if (r == k) x.im = 0.0;
         sts(col[r], x);
       }
@@ -144,9 +165,8 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
       }
       ssq = t.sum(ssq);
       const core::Vec<zc> x{col + (k + 2 < n ? k + 2 : n), 1};
-      const double xnorm = ssq >= core::kSsqMin && ssq <= core::kSsqMax ? sqrt(ssq) : core::znrm2(t, n - k - 2, x);
       zc tau, inv;
-      const double beta = core::zlarfg_scalars(t, n - k - 1, lds(col[k + 1]), x, xnorm, tau, inv);
+      const double beta = core::zlarfg_scalars_ssq(t, n - k - 1, lds(col[k + 1]), x, ssq, tau, inv);
       t.sync();  // x rescaled in place where beta was tiny
       for (int r = lane; r < NP; r += 32) {
         const zc v = r <= k || r >= n ? zc{0.0, 0.0} : r == k + 1 ? zc{1.0, 0.0} : inv * lds(col[r]);
@@ -162,27 +182,27 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
       }
     }
     __syncthreads();
-    // (3) The pending update and y = A v.
+    // (3) The pending update and y = A v into ys[nb].
     zc vpr[RR], wpr[RR], yr[RR];
 #pragma unroll
     for (int i = 0; i < RR; ++i) {
       const int r = rl + TR * i;
       vpr[i] = lds(vs[pb][r]);
-      wpr[i] = lds(ws[r]);
+      wpr[i] = wp(r);
       yr[i] = zc{0.0, 0.0};
     }
 #pragma unroll
     for (int j = 0; j < RC; ++j) {
       if (TC * j + TC - 1 <= k) continue;  // the same for the whole block
       const int c = cl + TC * j;
-      const zc vc = lds(vs[nb][c]), vpc = core::conj(lds(vs[pb][c])), wpc = core::conj(lds(ws[c]));
+      const zc vc = lds(vs[nb][c]), vpc = lds(vs[pb][c]), wpc = wp(c);
 #pragma unroll
       for (int i = 0; i < RR; ++i) {
         if (TR * i + TR - 1 <= k) continue;
-        zc x = a[i][j] - (vpr[i] * wpc + wpr[i] * vpc);
+        zc x = rank2(a[i][j], vpr[i], wpc, wpr[i], vpc);
         if (rl + TR * i == c) x.im = 0.0;
         a[i][j] = x;
-        yr[i] = yr[i] + x * vc;
+        yr[i] = fma_acc(yr[i], x, vc);
       }
     }
 #pragma unroll
@@ -193,30 +213,30 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
         yr[i].re += __shfl_xor_sync(0xffffffffu, yr[i].re, o);
         yr[i].im += __shfl_xor_sync(0xffffffffu, yr[i].im, o);
       }
-      if (cl == 0) sts(ys[rl + TR * i], yr[i]);
+      if (cl == 0) sts(ys[nb][rl + TR * i], yr[i]);
     }
     __syncthreads();
-    // (4) w: the dot product in every warp (the same bits in each), then each thread's rows.
+    // (4) This step's update becomes the pending one: alph = -(tau / 2)(tau y)^H v, the dot
+    // product in every warp (the same bits in each).
     const zc tau = tau_s;
     double dr = 0.0, di = 0.0;
     for (int r = k + 1 + lane; r < n; r += 32) {
-      const zc x = core::conj(tau * lds(ys[r])) * lds(vs[nb][r]);
+      const zc x = core::conj(tau * lds(ys[nb][r])) * lds(vs[nb][r]);
       dr += x.re;
       di += x.im;
     }
-    const zc alph = (-0.5) * (tau * zc{cuda::warp_sum(dr), cuda::warp_sum(di)});
-    for (int r = tid; r < NP; r += NT)
-      sts(ws[r], r > k && r < n ? tau * lds(ys[r]) + alph * lds(vs[nb][r]) : zc{0.0, 0.0});
-    __syncthreads();
+    alph_p = (-0.5) * (tau * zc{cuda::warp_sum(dr), cuda::warp_sum(di)});
+    tau_p = tau;
   }
-  // d_n: the last element after the last update.
+  // d_n: the last element after the last update (step n - 2's, pending).
 #pragma unroll
   for (int i = 0; i < RR; ++i)
 #pragma unroll
     for (int j = 0; j < RC; ++j) {
       const int r = rl + TR * i, c = cl + TC * j;
       if (r != n - 1 || c != n - 1) continue;
-      const zc v = lds(vs[(n - 2) & 1][r]), w = lds(ws[r]);
+      const int pb = (n - 2) & 1;
+      const zc v = lds(vs[pb][r]), w = fma2(tau_p, lds(ys[pb][r]), alph_p, v);
       rec[r] = (a[i][j] - (v * core::conj(w) + w * core::conj(v))).re;
     }
 }
