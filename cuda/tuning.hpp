@@ -212,7 +212,7 @@ constexpr int kHeevApplyRows = 4;
 // 100-512. [SGPU_HEEV_APPLY, SGPU_HEEV_GEMM_NB]
 constexpr int kHeevGemmApplyMinN = 33;
 constexpr int kHeevGemmNb = 32;          // 2-5% faster than 16; 64 within the spread
-constexpr int kHeevGemmMaxNb = 128;
+constexpr int kHeevGemmMaxNb = 64;    // k_larft holds a pass's k x (k + 1) S and T in shared memory
 
 // ---- scan_cols (kernels/scan.cu, drivers/scan_plan.hpp) -----------------------------------------
 // Row-major tiles of k_rows: threads across a tile row (16-byte words) and rows per thread, from

@@ -851,20 +851,26 @@ __device__ __noinline__ void prepare_gemm_apply(const Smem& s, Mat1<zc> W, Mat1<
 
 // The pass's T from S = V^H V (k x k, ld nbg) in place, as zlarft (forward, columnwise):
 // T(j, j) = tau_j, T(0:j-1, j) = -tau_j T(0:j-1, 0:j-1) S(0:j-1, j), zeros below. One block of
-// nbg threads per matrix, thread i on row i.
+// nbg threads a matrix; thread r forms row r of T on its own, from S's strict upper triangle and
+// its own earlier entries, both in one k x (k + 1) array of dynamic shared memory (T(r, l) stored
+// transposed at (l, r), l >= r, below S): no barrier after the load.
 __global__ void __launch_bounds__(kGemmMaxNb) k_larft(zc* S, int64_t sS, int nbg, const zc* tau_g, int n, int i0,
                                                       int k) {
-  zc* t = S + blockIdx.x * sS;
+  extern __shared__ double2 larft_sh[];
+  zc* sh = reinterpret_cast<zc*>(larft_sh);
+  zc* g = S + blockIdx.x * sS;
   const zc* tau = tau_g + blockIdx.x * (int64_t)n + (i0 - 1);
-  const int r = threadIdx.x;
-  for (int j = 0; j < k; ++j) {
+  const int r = threadIdx.x, ld = k + 1;
+  for (int j = 0; j < k; ++j)
+    if (r < j) sh[r + j * ld] = g[r + j * nbg];
+  __syncthreads();
+  if (r >= k) return;
+  for (int j = r; j < k; ++j) {
     zc acc{0.0, 0.0};
-    if (r < j)
-      for (int l = r; l < j; ++l) acc = acc + t[r + l * nbg] * t[l + j * nbg];
-    __syncthreads();
-    if (r < k) t[r + j * nbg] = r < j ? (-1.0) * (tau[j] * acc) : r == j ? tau[j] : zc{0.0, 0.0};
-    __syncthreads();
+    for (int l = r; l < j; ++l) acc = acc + sh[l + r * ld] * sh[l + j * ld];
+    sh[j + r * ld] = j == r ? tau[j] : (-1.0) * (tau[j] * acc);
   }
+  for (int j = 0; j < k; ++j) g[r + j * nbg] = j >= r ? sh[j + r * ld] : zc{0.0, 0.0};
 }
 
 // ---- phase 2 as zheevx ----------------------------------------------------------------------------
@@ -1083,6 +1089,7 @@ int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int nbg, int cnt, zc*
   const cuDoubleComplex one{1.0, 0.0}, zero{0.0, 0.0}, minus{-1.0, 0.0};
   const long long sW = (long long)n * n, sS = (long long)nbg * nbg, sY = (long long)nbg * n;
   auto c = [](zc* p) { return reinterpret_cast<cuDoubleComplex*>(p); };
+  if (sizeof(zc) * nbg * (nbg + 1) > 48 * 1024 && smem_slots::allow_max_smem(k_larft) != 0) return SGPU_ERR_DEVICE;
   if (b->set_stream(h, st) != CUBLAS_STATUS_SUCCESS) return SGPU_ERR_DEVICE;
   for (int i1 = n - 1; i1 >= 1; i1 -= nbg) {
     const int i0 = i1 - nbg + 1 > 1 ? i1 - nbg + 1 : 1, k = i1 - i0 + 1, m = n - i0;
@@ -1091,7 +1098,7 @@ int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int nbg, int cnt, zc*
     if (b->zgemm_strided_batched(h, CUBLAS_OP_C, CUBLAS_OP_N, k, k, m, &one, V, n, sW, V, n, sW, &zero, c(S),
                                  nbg, sS, cnt) != CUBLAS_STATUS_SUCCESS)
       return SGPU_ERR_DEVICE;
-    k_larft<<<cnt, nbg, 0, st>>>(S, sS, nbg, tau_g, n, i0, k);
+    k_larft<<<cnt, nbg, sizeof(zc) * k * (k + 1), st>>>(S, sS, nbg, tau_g, n, i0, k);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (b->zgemm_strided_batched(h, CUBLAS_OP_C, CUBLAS_OP_N, k, n, m, &one, V, n, sW, X, lda, sA, &zero, c(Y),
                                  nbg, sY, cnt) != CUBLAS_STATUS_SUCCESS ||
