@@ -141,25 +141,32 @@ SGPU_HD double zlarfg_scalars(const Team& t, int n, zc alpha, Vec<zc> x, double 
   return beta;
 }
 
-// zlarfg_scalars from ssq, the plain sum of squares of x(1:n-1) (every member the same value).
-// In range, with r = 1 / sqrt(|alpha|^2 + ssq) and m = |alphr| + 1/r (no cancellation):
+// zlarfg_scalars from ssq, the plain sum of squares of x(1:n-1), where no square under- or
+// overflows: with r = 1 / sqrt(|alpha|^2 + ssq) and m = |alphr| + 1/r (no cancellation),
 //   beta = -sign(1/r, alphr),  tau = (1 + |alphr| r, sign(r, alphr) alphi),
 //   inv = 1 / (alpha - beta) = (sign(m, alphr), -alphi) / (m^2 + alphi^2),
 // one reciprocal square root and one reciprocal where zlarfg_scalars takes three square roots and
-// four divisions on its serial path; the results agree with it to an ulp or two. Out of range,
-// zlarfg_scalars with znrm2.
+// four divisions on its serial path; the results agree with it to an ulp or two (test_reflect).
+// Returns false, setting nothing, out of that range (and where H = I may be the answer).
+SGPU_HD bool zlarfg_scalars_in_range(int n, zc alpha, double ssq, double& beta, zc& tau, zc& inv) {
+  const double ar = alpha.re, ai = alpha.im, s2 = ssq + (ar * ar + ai * ai);
+  if (n <= 1 || !(ssq >= kSsqMin && s2 <= kSsqMax)) return false;
+  // |beta| >= sqrt(kSsqMin) = 1e-140, far above zlarfg's rescaling threshold safmin / eps.
+  const double r = rsqrt_in_range(s2), nrm = s2 * r, m = fabs(ar) + nrm;
+  tau = zc{1.0 + fabs(ar) * r, sign(r, ar) * ai};
+  const double den = m * m + ai * ai;  // >= kSsqMin
+  const double rd = den <= kSsqMax ? rcp_in_range(den) : 1.0 / den;
+  inv = zc{sign(m, ar) * rd, -ai * rd};
+  beta = -sign(nrm, ar);
+  return true;
+}
+
+// zlarfg_scalars from ssq (every member the same value): zlarfg_scalars_in_range where it
+// applies, else zlarfg_scalars with znrm2.
 template <class Team>
 SGPU_HD double zlarfg_scalars_ssq(const Team& t, int n, zc alpha, Vec<zc> x, double ssq, zc& tau, zc& inv) {
-  const double ar = alpha.re, ai = alpha.im, s2 = ssq + (ar * ar + ai * ai);
-  if (n > 1 && ssq >= kSsqMin && s2 <= kSsqMax) {
-    // |beta| >= sqrt(kSsqMin) = 1e-140, far above zlarfg's rescaling threshold safmin / eps.
-    const double r = rsqrt_in_range(s2), nrm = s2 * r, m = fabs(ar) + nrm;
-    tau = zc{1.0 + fabs(ar) * r, sign(r, ar) * ai};
-    const double den = m * m + ai * ai;  // >= kSsqMin
-    const double rd = den <= kSsqMax ? rcp_in_range(den) : 1.0 / den;
-    inv = zc{sign(m, ar) * rd, -ai * rd};
-    return -sign(nrm, ar);
-  }
+  double beta;
+  if (zlarfg_scalars_in_range(n, alpha, ssq, beta, tau, inv)) return beta;
   return zlarfg_scalars(t, n, alpha, x, znrm2(t, n - 1, x), tau, inv);
 }
 

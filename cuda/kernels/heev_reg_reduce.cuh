@@ -6,12 +6,14 @@
 // rows rl + TR i (i < RR) and columns cl + TC j (j < RC) of the full Hermitian matrix (a row's TC
 // threads are consecutive lanes). Step k:
 //   1. the threads of column k apply the pending update (step k - 1's) to it, into shared memory;
-//   2. warp 0 forms zlarfg's reflector (the core's, with its scaled norm and rescaling) and puts v,
-//      zero above row k + 1, into shared memory, d_k, beta_k and tau_k into the record;
+//   2. warp 0 forms zlarfg's reflector (its scalars from one reciprocal square root and one
+//      reciprocal where the sum of squares is in range, else the core's zlarfg with its rescaling)
+//      and puts v, zero above row k + 1, into shared memory, d_k, beta_k and tau_k into the record;
 //   3. every thread applies the pending update to its part of the trailing matrix and sums its
 //      part of y = A v, reduced over the row's lanes by shuffles;
-//   4. w = tau y + alph v, alph = -(tau / 2)(tau y)^H v: the next step's pending update.
-// Four barriers a step; row and column blocks wholly outside the trailing matrix are skipped by a
+//   4. every warp forms alph = -(tau / 2)(tau y)^H v: the pending update is then v and
+//      w = tau y + alph v, w formed where it is used (no barrier to publish it).
+// Three barriers a step; row and column blocks wholly outside the trailing matrix are skipped by a
 // test that is the same for the whole block. Fewer threads a matrix put more matrices in flight,
 // which the steps' chains of dependent reductions need more than threads (tuning.hpp).
 #pragma once
