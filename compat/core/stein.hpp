@@ -104,15 +104,29 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
   double tol = umax * Mach::eps;
   if (tol == 0.0) tol = Mach::eps;
   const double bignum = 1.0 / Mach::safmin;
-  // Back substitution, x_{k+1} and x_{k+2} kept in x1 and x2.
+  // Back substitution, x_{k+1} and x_{k+2} kept in x1 and x2. Row k's operands are loaded while
+  // row k + 1 is solved: the rows form a chain of dependent divisions, and the scratch may sit in
+  // global memory, whose latency would otherwise add to every link (the compiler cannot hoist the
+  // loads itself: y's stores might alias them).
   double x1 = 0.0, x2 = 0.0;
+  double uk = s.u[n], rk = y[n], vk = 0.0, ek = 0.0;
+  bool swk = false;  // row k was interchanged (then U's second superdiagonal entry is e_{k+1})
   for (int k = n; k >= 1; --k) {
-    double temp = sc * y[k];
-    if (k < n) {
-      temp -= s.v[k] * x1;
-      if (k + 1 < n && ((s.piv[((k - 1) >> 5) + 1] >> ((k - 1) & 31)) & 1u)) temp -= e[k + 1] * x2;
+    double un = 0.0, rn = 0.0, vn = 0.0, en = 0.0;
+    bool swn = false;
+    if (k > 1) {
+      un = s.u[k - 1];
+      rn = y[k - 1];
+      vn = s.v[k - 1];
+      swn = k < n && ((s.piv[((k - 2) >> 5) + 1] >> ((k - 2) & 31)) & 1u);
+      if (swn) en = e[k];
     }
-    double a = s.u[k], pert = copysign(tol, a);
+    double temp = sc * rk;
+    if (k < n) {
+      temp -= vk * x1;
+      if (swk) temp -= ek * x2;
+    }
+    double a = uk, pert = copysign(tol, a);
     for (;;) {
       const double absa = fabs(a);
       if (absa < 1.0) {
@@ -136,6 +150,11 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
     y[k] = xk;
     x2 = x1;
     x1 = xk;
+    uk = un;
+    rk = rn;
+    vk = vn;
+    ek = en;
+    swk = swn;
   }
 }
 
