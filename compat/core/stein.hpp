@@ -47,6 +47,23 @@ struct SteinScratch {
   Vec1<uint32_t> piv;  // word w (1-based) holds rows 32 (w - 1) + 1 .. 32 w
 };
 
+// Row k of the back substitution's operands: U's diagonal u_k, the right-hand side y_k, U's first
+// superdiagonal v_k (k < n) and, where row k was interchanged, its second, e_{k+1}.
+struct SteinRow {
+  double u = 0.0, r = 0.0, v = 0.0, e = 0.0;
+  bool sw = false;
+};
+constexpr int kSteinAhead = 2;  // rows loaded ahead of the one solved (stein_solve); 2 measured best of 1, 2, 4
+SGPU_HD SteinRow stein_row(int n, Vec1<double> e, Vec1<double> y, const SteinScratch& s, int k) {
+  SteinRow w;
+  w.u = s.u[k];
+  w.r = y[k];
+  if (k < n) w.v = s.v[k];
+  w.sw = k + 1 < n && ((s.piv[((k - 1) >> 5) + 1] >> ((k - 1) & 31)) & 1u);
+  if (w.sw) w.e = e[k + 1];
+  return w;
+}
+
 // One inverse-iteration solve in place of y: y <- (T - x I)^{-1} (s y), with dstein's scaling
 // s = n onenrm max(ulp, |u_nn|) / ||y||_inf of the right-hand side. The LU factorization of T - x I
 // with dlagtf's scaled partial pivoting is formed row by row together with the forward
@@ -104,29 +121,23 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
   double tol = umax * Mach::eps;
   if (tol == 0.0) tol = Mach::eps;
   const double bignum = 1.0 / Mach::safmin;
-  // Back substitution, x_{k+1} and x_{k+2} kept in x1 and x2. Row k's operands are loaded while
-  // row k + 1 is solved: the rows form a chain of dependent divisions, and the scratch may sit in
-  // global memory, whose latency would otherwise add to every link (the compiler cannot hoist the
-  // loads itself: y's stores might alias them).
+  // Back substitution, x_{k+1} and x_{k+2} kept in x1 and x2. Row k's operands are loaded
+  // kSteinAhead rows before row k is solved: the rows form a chain of dependent divisions, and the
+  // scratch may sit in global memory, whose latency (several rows' worth) would otherwise add to
+  // every link (the compiler cannot hoist the loads itself: y's stores might alias them).
   double x1 = 0.0, x2 = 0.0;
-  double uk = s.u[n], rk = y[n], vk = 0.0, ek = 0.0;
-  bool swk = false;  // row k was interchanged (then U's second superdiagonal entry is e_{k+1})
+  SteinRow q[kSteinAhead];
+  for (int i = 0; i < kSteinAhead; ++i) q[i] = n - i >= 1 ? stein_row(n, e, y, s, n - i) : SteinRow{};
   for (int k = n; k >= 1; --k) {
-    double un = 0.0, rn = 0.0, vn = 0.0, en = 0.0;
-    bool swn = false;
-    if (k > 1) {
-      un = s.u[k - 1];
-      rn = y[k - 1];
-      vn = s.v[k - 1];
-      swn = k < n && ((s.piv[((k - 2) >> 5) + 1] >> ((k - 2) & 31)) & 1u);
-      if (swn) en = e[k];
-    }
-    double temp = sc * rk;
+    const SteinRow cur = q[0];
+    for (int i = 0; i + 1 < kSteinAhead; ++i) q[i] = q[i + 1];
+    if (k - kSteinAhead >= 1) q[kSteinAhead - 1] = stein_row(n, e, y, s, k - kSteinAhead);
+    double temp = sc * cur.r;
     if (k < n) {
-      temp -= vk * x1;
-      if (swk) temp -= ek * x2;
+      temp -= cur.v * x1;
+      if (cur.sw) temp -= cur.e * x2;
     }
-    double a = uk, pert = copysign(tol, a);
+    double a = cur.u, pert = copysign(tol, a);
     for (;;) {
       const double absa = fabs(a);
       if (absa < 1.0) {
@@ -150,11 +161,6 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
     y[k] = xk;
     x2 = x1;
     x1 = xk;
-    uk = un;
-    rk = rn;
-    vk = vn;
-    ek = en;
-    swk = swn;
   }
 }
 
