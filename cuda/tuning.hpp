@@ -198,6 +198,11 @@ constexpr int kHeevPanelNb = 8;  // 16: the same at 512, 4% slower at 256
 // 15258 x 64 49.7 -> 37.8, 3814 x 128 46.1 -> 40.8, 953 x 256 64.9 -> 58.0, 238 x 512 107.3 -> 97.9;
 // jobz N (dstebz's splits and sort): 15.8 -> 16.6, 23.3 -> 24.0, 38.6 -> 38.9, 66.0 -> 66.4.
 constexpr int kHeevSteinMaxN = 512;
+// Rows of stein's back substitution loaded ahead of the one solved (core::stein_solve's kAhead),
+// after the register reduction (33-64: 64 threads a block, the scratch in L2). H200, jobz V, ms,
+// one row ahead -> two: 15258 x 64 21.16 -> 20.94, 27126 x 48 19.75 -> 19.56, 57392 x 33 23.8 ->
+// 23.6. Elsewhere one row (core's default): two took 953 x 256 53.1 -> 67.4, 238 x 512 88.5 -> 100.6.
+constexpr int kHeevSteinAheadRec = 2;
 // Phase 2 (divide and conquer): merge products tiled through shared memory from this many rows
 // (the plain loop took 70% of the top merge at n = 512).
 constexpr int kHeevTiledMinN = 64;

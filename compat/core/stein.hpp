@@ -53,7 +53,6 @@ struct SteinRow {
   double u = 0.0, r = 0.0, v = 0.0, e = 0.0;
   bool sw = false;
 };
-constexpr int kSteinAhead = 2;  // rows loaded ahead of the one solved (stein_solve); 2 measured best of 1, 2, 4
 SGPU_HD SteinRow stein_row(int n, Vec1<double> e, Vec1<double> y, const SteinScratch& s, int k) {
   SteinRow w;
   w.u = s.u[k];
@@ -70,6 +69,7 @@ SGPU_HD SteinRow stein_row(int n, Vec1<double> e, Vec1<double> y, const SteinScr
 // substitution (P L^{-1} y); s, which needs the last pivot u_nn, is applied in the back
 // substitution. That perturbs a pivot, as dlagts with job = -1, only where the quotient would
 // overflow: by dlagts's tolerance (ulp-sized against U's largest entry), doubled until it fits.
+template <int kAhead = 1>
 SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double onenrm, Vec1<double> y,
                          const SteinScratch& s) {
   // Forward: the current row k is (ak, bk) in columns k, k + 1; row k + 1 is T's.
@@ -121,17 +121,19 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
   double tol = umax * Mach::eps;
   if (tol == 0.0) tol = Mach::eps;
   const double bignum = 1.0 / Mach::safmin;
-  // Back substitution, x_{k+1} and x_{k+2} kept in x1 and x2. Row k's operands are loaded
-  // kSteinAhead rows before row k is solved: the rows form a chain of dependent divisions, and the
-  // scratch may sit in global memory, whose latency (several rows' worth) would otherwise add to
-  // every link (the compiler cannot hoist the loads itself: y's stores might alias them).
+  // Back substitution, x_{k+1} and x_{k+2} kept in x1 and x2. Row k's operands are loaded kAhead
+  // rows before row k is solved: the rows form a chain of dependent divisions, and the scratch may
+  // sit in global memory, whose latency would otherwise add to every link (the compiler cannot
+  // hoist the loads itself: y's stores might alias them). How far ahead pays depends on the
+  // caller's occupancy and where its scratch lies (the GPU's: cuda/tuning.hpp).
+  static_assert(kAhead >= 1, "at least the next row");
   double x1 = 0.0, x2 = 0.0;
-  SteinRow q[kSteinAhead];
-  for (int i = 0; i < kSteinAhead; ++i) q[i] = n - i >= 1 ? stein_row(n, e, y, s, n - i) : SteinRow{};
+  SteinRow q[kAhead];
+  for (int i = 0; i < kAhead; ++i) q[i] = n - i >= 1 ? stein_row(n, e, y, s, n - i) : SteinRow{};
   for (int k = n; k >= 1; --k) {
     const SteinRow cur = q[0];
-    for (int i = 0; i + 1 < kSteinAhead; ++i) q[i] = q[i + 1];
-    if (k - kSteinAhead >= 1) q[kSteinAhead - 1] = stein_row(n, e, y, s, k - kSteinAhead);
+    for (int i = 0; i + 1 < kAhead; ++i) q[i] = q[i + 1];
+    if (k - kAhead >= 1) q[kAhead - 1] = stein_row(n, e, y, s, k - kAhead);
     double temp = sc * cur.r;
     if (k < n) {
       temp -= cur.v * x1;
@@ -169,6 +171,7 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
 // accepted after two more solves once the iterate's max norm reaches sqrt(0.1 / n), then scaled to
 // unit 2-norm with its largest entry positive. Returns false if it never reached that norm (the
 // vector is still stored, as dstein does).
+template <int kAhead = 1>
 SGPU_HD bool stein_vector(int n, Vec1<double> d, Vec1<double> e, double xj, double onenrm, int j, int g0,
                           Mat1<double> z, const SteinScratch& s) {
   const Vec1<double> y{&z(1, j), z.rs};
@@ -178,7 +181,7 @@ SGPU_HD bool stein_vector(int n, Vec1<double> d, Vec1<double> e, double xj, doub
   int nrmchk = 0;
   bool ok = false;
   for (int its = 1; its <= SGPU_CORE_STEIN_MAXITS; ++its) {
-    stein_solve(n, d, e, xj, onenrm, y, s);
+    stein_solve<kAhead>(n, d, e, xj, onenrm, y, s);
     for (int g = g0; g < j; ++g) {
       double dot = 0.0;
       for (int i = 1; i <= n; ++i) dot += y[i] * z(i, g);
@@ -311,7 +314,7 @@ SGPU_HD void stebz_sterf(int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, 
 // scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n) doubles. Returns the number of
 // eigenvectors whose iteration did not reach its norm (dstein's info); each is still stored.
 // Finite input assumed, scaled as bisect_all needs.
-template <class Team>
+template <int kAhead = 1, class Team>
 SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
                       double* scratch) {
   const int p = t.step(), rank = t.first(0);
@@ -340,7 +343,7 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
         if (i < b1 || i > bn) z(i, j) = 0.0;
       if (nb == 1) {
         z(b1, j) = 1.0;
-      } else if (!stein_vector(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, j, wk.g0,
+      } else if (!stein_vector<kAhead>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, j, wk.g0,
                                Mat1<double>{&z(b1, 1), z.rs, z.cs}, s)) {
         ++fails;
       }
