@@ -5,7 +5,8 @@
 //     1e-3 ||T||), eigenvalues on each block by bisection (stebz_stein) and by dsterf (stebz_sterf,
 //     then stein_all): within 2 * 60 n ulp ||T||_1 of LAPACKE_dsterf's, residual
 //     ||T Z - Z L||_1 / (n ulp ||T||_1) < 60 and orthogonality ||Z^T Z - I||_1 / (n ulp) < 60
-//     (dstt21's ratios, the Hermitian threshold).
+//     (dstt21's ratios, the Hermitian threshold); stein_all loading its back substitution's rows two
+//     and three ahead gives vectors bitwise the same as one ahead.
 //  2. core::heev with kHeevInverse (bisection, inverse iteration, then Q Z), and the GPU's stages
 //     composed from the core (heev_start, stebz_sterf, heev_inverse_vectors; with jobz N bitwise
 //     the same values), on every Hermitian kind of the conformance suite, uplo L and U:
@@ -45,6 +46,17 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
           } else {
             core::stebz_sterf(n, dv, ev, wv, ov, core::Vec1<double>{scratch.data(), 1});
             info = core::stein_all(core::TeamOne{}, n, dv, ev, wv, zv, scratch.data());
+            // The back substitution's look-ahead (the GPU takes two rows after its register
+            // reduction) only moves loads: the vectors must be bitwise the same.
+            for (int ahead : {2, 3}) {
+              std::vector<double> za((size_t)n * std::max(n, 1), NAN), sa(scratch.size());
+              const core::Mat1<double> zav{za.data(), 1, n};
+              const int ia = ahead == 2 ? core::stein_all<2>(core::TeamOne{}, n, dv, ev, wv, zav, sa.data())
+                                        : core::stein_all<3>(core::TeamOne{}, n, dv, ev, wv, zav, sa.data());
+              h.expect(ia == info && std::memcmp(za.data(), zb.data(), sizeof(double) * za.size()) == 0,
+                       "tridiagonal n=%d %s rep %d: stein_all with %d rows ahead differs from one ahead", n,
+                       tridiagonal_kind_name(kind), rep, ahead);
+            }
           }
           // Ascending by the order returned.
           std::vector<double> w(n), z((size_t)n * n);
