@@ -343,8 +343,8 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
         if (i < b1 || i > bn) z(i, j) = 0.0;
       if (nb == 1) {
         z(b1, j) = 1.0;
-      } else if (!stein_vector<kAhead>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, j, wk.g0,
-                               Mat1<double>{&z(b1, 1), z.rs, z.cs}, s)) {
+      } else if (!stein_vector<kAhead>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm,
+                                       j, wk.g0, Mat1<double>{&z(b1, 1), z.rs, z.cs}, s)) {
         ++fails;
       }
       if (j == n) break;
