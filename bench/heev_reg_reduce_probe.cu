@@ -5,7 +5,8 @@
 // Checks, every configuration: the tridiagonal's eigenvalues (LAPACKE_dsterf) against
 // LAPACKE_zheev's on the first matrices, max |dw| / (n eps max |w|), and Q^H A Q = T on the first
 // (Q from the reflectors and tau), max |Q^H A Q - T| / (n eps max |A|); both under 20.
-// Usage: sgpu_heev_reg_reduce_probe n batch [reps] (n = 2..128; the library serves up to 64). Compare with the block kernel's
+// Usage: sgpu_heev_reg_reduce_probe n batch [reps] (n = 2..128; above 64 with part of each
+// thread's elements in shared memory). Compare with the block kernel's
 // own phase 1: SGPU_HEEV_REDUCE=block SGPU_HEEV_PHASES=1 sgpu_heev_bench --sgpu-only --only-n n
 // --jobz N.
 #include <cuda_runtime.h>
@@ -31,17 +32,19 @@ using namespace probe;
 constexpr int kMaxN = 128;
 using sgpu::gpu::heev_reg_reduce::record_doubles;
 
-template <int TR, int TC, int RR, int RC, int MB>
+template <int TR, int TC, int RR, int RC, int MB, int CS = 0>
 double run(int n, int64_t batch, int reps, const cz* A, double* rec, cz* V, cudaEvent_t ev[2], int& per_sm) {
   namespace rr = sgpu::gpu::heev_reg_reduce;
-  const auto k = rr::k_reg_reduce<TR, TC, RR, RC, MB>;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, TR * TC, 0));
+  const auto k = rr::k_reg_reduce<TR, TC, RR, RC, MB, CS>;
+  const size_t sm = rr::Part<TR * TC, RR, RC, CS>::smem_bytes();
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, TR * TC, sm));
   const rr::Args g{true, n, reinterpret_cast<const sgpu::core::zc*>(A), n, (int64_t)n * n, rec,
                    reinterpret_cast<sgpu::core::zc*>(V)};
   std::vector<float> t;
   for (int x = 0; x < reps; ++x) {
     CK(cudaEventRecord(ev[0]));
-    k<<<(unsigned)batch, TR * TC>>>(g);
+    k<<<(unsigned)batch, TR * TC, sm>>>(g);
     CK(cudaGetLastError());
     CK(cudaEventRecord(ev[1]));
     CK(cudaEventSynchronize(ev[1]));
@@ -149,11 +152,19 @@ int main(int argc, char** argv) {
     cfgs = {{"16x16, 3 an SM", run<16, 16, 3, 3, 3>}, {"16x8, 4 an SM", run<16, 8, 3, 6, 4>},
             {"8x8, 4 an SM", run<8, 8, 6, 6, 4>}};
   else if (n > 96)
-    cfgs = {{"32x16, 1 an SM", run<32, 16, 4, 8, 1>}, {"16x32, 1 an SM", run<16, 32, 8, 4, 1>},
-            {"16x16, 1 an SM", run<16, 16, 8, 8, 1>}, {"32x32, 1 an SM", run<32, 32, 4, 4, 1>}};
+    cfgs = {{"32x16, 1 an SM", run<32, 16, 4, 8, 1>},
+            {"32x16, 1 an SM, 4 of 8 column blocks shared", run<32, 16, 4, 8, 1, 4>},
+            {"32x16, 1 an SM, 5 of 8 shared", run<32, 16, 4, 8, 1, 5>},
+            {"16x32, 1 an SM, 2 of 4 shared", run<16, 32, 8, 4, 1, 2>},
+            {"16x16, 1 an SM, 5 of 8 shared", run<16, 16, 8, 8, 1, 5>},
+            {"16x16, 1 an SM, 6 of 8 shared", run<16, 16, 8, 8, 1, 6>},
+            {"32x32, 1 an SM, 3 of 4 shared", run<32, 32, 4, 4, 1, 3>}};
   else if (n > 64)
-    cfgs = {{"32x16, 1 an SM", run<32, 16, 3, 6, 1>}, {"16x16, 1 an SM", run<16, 16, 6, 6, 1>},
-            {"16x16, 2 an SM", run<16, 16, 6, 6, 2>}, {"16x8, 2 an SM", run<16, 8, 6, 12, 2>}};
+    cfgs = {{"32x16, 1 an SM", run<32, 16, 3, 6, 1>}, {"16x16, 2 an SM", run<16, 16, 6, 6, 2>},
+            {"32x16, 1 an SM, 3 of 6 shared", run<32, 16, 3, 6, 1, 3>},
+            {"16x16, 2 an SM, 4 of 6 shared", run<16, 16, 6, 6, 2, 4>},
+            {"16x16, 1 an SM, 3 of 6 shared", run<16, 16, 6, 6, 1, 3>},
+            {"16x8, 2 an SM, 8 of 12 shared", run<16, 8, 6, 12, 2, 8>}};
   else
     cfgs = {{"16x16, 2 an SM", run<16, 16, 4, 4, 2>}, {"16x8, 4 an SM", run<16, 8, 4, 8, 4>},
             {"16x8, 3 an SM", run<16, 8, 4, 8, 3>}, {"8x16, 4 an SM", run<8, 16, 8, 4, 4>},

@@ -16,6 +16,10 @@
 // Three barriers a step; row and column blocks wholly outside the trailing matrix are skipped by a
 // test that is the same for the whole block. Fewer threads a matrix put more matrices in flight,
 // which the steps' chains of dependent reductions need more than threads (tuning.hpp).
+// Where a thread's part outgrows its registers (n > 64: the full matrix is the register file's
+// size at 128), its first CS column blocks (j < CS, the first to leave the trailing matrix) live
+// in dynamic shared memory, a thread's elements 16 bytes apart across the block (no bank
+// conflicts), so that no step spills to local memory.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -62,11 +66,36 @@ __device__ __forceinline__ zc fma2(zc a, zc b, zc c, zc d) {
             fma(a.re, b.im, fma(a.im, b.re, fma(c.re, d.im, c.im * d.re)))};
 }
 
+// A thread's part of the matrix: RR x RC elements, column blocks j < CS in shared memory (sm:
+// CS RR NT of them, smem_bytes), the rest in registers.
+template <int NT, int RR, int RC, int CS>
+struct Part {
+  static constexpr int kRegCols = RC - CS > 0 ? RC - CS : 1;
+  zc r[RR][kRegCols];
+  double2* sm;
+  int tid;
+  static constexpr size_t smem_bytes() { return sizeof(double2) * (size_t)CS * RR * NT; }
+  __device__ __forceinline__ zc get(int i, int j) const {
+    if (j < CS) {
+      const double2 v = sm[(j * RR + i) * NT + tid];
+      return zc{v.x, v.y};
+    }
+    return r[i][j >= CS ? j - CS : 0];
+  }
+  __device__ __forceinline__ void set(int i, int j, zc x) {
+    if (j < CS) sm[(j * RR + i) * NT + tid] = make_double2(x.re, x.im);
+    else r[i][j >= CS ? j - CS : 0] = x;
+  }
+};
+
 // Matrix blockIdx.x of g.A into its record (heev_reg_reduce.hpp) and, where g.V is set, its
-// reflectors. TR RR >= n and TC RC >= n; MB: blocks an SM the registers must allow.
-template <int TR, int TC, int RR, int RC, int MB>
+// reflectors. TR RR >= n and TC RC >= n; MB: blocks an SM the registers must allow; CS: column
+// blocks in shared memory (the launch's dynamic shared memory: Part<>::smem_bytes()).
+template <int TR, int TC, int RR, int RC, int MB, int CS = 0>
 __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
   constexpr int NT = TR * TC, NW = NT / 32, NP = TR * RR > TC * RC ? TR * RR : TC * RC;
+  static_assert(CS >= 0 && CS <= RC, "CS: column blocks in shared memory, at most RC");
+  extern __shared__ double2 part_smem[];
   static_assert(NT % 32 == 0 && (TC & (TC - 1)) == 0 && TC <= 32, "a row's lanes: a power of two within a warp");
   __shared__ __align__(16) zc col[NP];    // column k after its update
   __shared__ __align__(16) zc vs[2][NP];  // v of step k in vs[k & 1]; the pending one in the other
@@ -81,7 +110,9 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
 
   // The Hermitian matrix from the referenced triangle (the diagonal's imaginary parts not
   // referenced, as in LAPACK), its NaN/Inf screen and max-abs norm.
-  zc a[RR][RC];
+  Part<NT, RR, RC, CS> a;
+  a.sm = part_smem;
+  a.tid = tid;
   double bad = 0.0, anrm = 0.0;
 #pragma unroll
   for (int i = 0; i < RR; ++i)
@@ -96,7 +127,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
         if (!core::finite(x.re) || !core::finite(x.im)) bad = 1.0;
         anrm = core::dmax(anrm, core::zabs(x));
       }
-      a[i][j] = x;
+      a.set(i, j, x);
     }
   for (int o = 16; o; o >>= 1) {
     bad = fmax(bad, __shfl_xor_sync(0xffffffffu, bad, o));
@@ -127,7 +158,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
 #pragma unroll
     for (int i = 0; i < RR; ++i)
 #pragma unroll
-      for (int j = 0; j < RC; ++j) a[i][j] = sigma * a[i][j];
+      for (int j = 0; j < RC; ++j) a.set(i, j, sigma * a.get(i, j));
   if (tid == 0) {
     rec[record_sigma(n)] = sigma;
     rec[record_bad(n)] = 0.0;
@@ -151,7 +182,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
       for (int i = 0; i < RR; ++i) {
         const int r = rl + TR * i;
         if (r < k) continue;
-        zc x = rank2(a[i][j], lds(vs[pb][r]), wpk, wp(r), vpk);
+        zc x = rank2(a.get(i, j), lds(vs[pb][r]), wpk, wp(r), vpk);
         if (r == k) x.im = 0.0;
         sts(col[r], x);
       }
@@ -201,9 +232,9 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
 #pragma unroll
       for (int i = 0; i < RR; ++i) {
         if (TR * i + TR - 1 <= k) continue;
-        zc x = rank2(a[i][j], vpr[i], wpc, wpr[i], vpc);
+        zc x = rank2(a.get(i, j), vpr[i], wpc, wpr[i], vpc);
         if (rl + TR * i == c) x.im = 0.0;
-        a[i][j] = x;
+        a.set(i, j, x);
         yr[i] = fma_acc(yr[i], x, vc);
       }
     }
@@ -239,7 +270,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
       if (r != n - 1 || c != n - 1) continue;
       const int pb = (n - 2) & 1;
       const zc v = lds(vs[pb][r]), w = fma2(tau_p, lds(ys[pb][r]), alph_p, v);
-      rec[r] = (a[i][j] - (v * core::conj(w) + w * core::conj(v))).re;
+      rec[r] = (a.get(i, j) - (v * core::conj(w) + w * core::conj(v))).re;
     }
 }
 
