@@ -6,8 +6,9 @@
 //   LAPACKE      LAPACKE_zheev_work loop under OpenMP on all host cores
 // Inputs restored (untimed) before every run; best of `reps`. A sanity column compares sgpu's
 // eigenvalues with XsyevBatched's (or heevj's) on the whole batch: max |dw| / max |w|.
-// Usage: sgpu_heev_bench [--small] [--only-n N (any order)] [--jobz N|V] [--no-lapacke] [--sgpu-only]
-//                        [--no-peers] [--dump DIR]
+// Usage: sgpu_heev_bench [--small] [--only-n N (any order)] [--batch B] [--jobz N|V] [--no-lapacke]
+//                        [--sgpu-only] [--no-peers] [--dump DIR]
+// --batch B: with --only-n, one row of B matrices instead of the standard batch and seed 002's 180.
 // --sgpu-only: sgpu's device-resident time only, next to the memory floor (the input read and the
 // outputs written once, at the 3.0 TB/s measured on the H100): for sweeps of the library's settings.
 // --no-peers: sgpu only, device-resident and pinned (no cuSOLVER, no LAPACKE): for the streaming
@@ -226,10 +227,12 @@ void row(int n, char jobz, int64_t batch, bool lapacke) {
 int main(int argc, char** argv) {
   bool small = false, lapacke = true;
   int only = 0;
+  int64_t only_batch = 0;
   const char* jobzs = "NV";  // --jobz: one of them (e.g. to profile one kernel)
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--small")) small = true;
     else if (!std::strcmp(argv[i], "--only-n") && i + 1 < argc) only = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--batch") && i + 1 < argc) only_batch = std::atoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--jobz") && i + 1 < argc) jobzs = argv[++i][0] == 'V' ? "V" : "N";
     else if (!std::strcmp(argv[i], "--no-lapacke")) lapacke = false;
     else if (!std::strcmp(argv[i], "--dump") && i + 1 < argc) dump_dir = argv[++i];
@@ -256,12 +259,16 @@ int main(int argc, char** argv) {
   const double bytes = small ? 6.4e7 : 1.0e9;  // data per batch (1-4 GB: the batches the benchmark was specified with)
   std::vector<int> orders = {4, 8, 16, 32, 64, 128, 256, 512};
   if (only) orders = {only};  // any order, e.g. where two paths meet
+  if (only && only_batch > 0) {  // one batch, e.g. where a rule by batch switches
+    for (const char* j = jobzs; *j; ++j) row(only, *j, only_batch, lapacke);
+    orders.clear();
+  }
   for (int n : orders) {
     const int64_t batch = std::max<int64_t>(1, (int64_t)(bytes / (16.0 * n * n)));
     for (const char* j = jobzs; *j; ++j) row(n, *j, batch, lapacke && (!small || n <= 64));
   }
   for (int n : {128, 256, 512}) {  // seed 002's 180 matrices
-    if (only && n != only) continue;
+    if (only && (n != only || only_batch > 0)) continue;
     for (const char* j = jobzs; *j; ++j) row(n, *j, 180, lapacke);
   }
   sgpu_context_destroy(gctx);

@@ -162,20 +162,26 @@ constexpr int kHeevSmallN = 64;
 // H200, Z by rows: 64 V 23.3 ms; 8 blocks an SM with Z in global memory 23.8; 128 threads, Z by
 // columns 25.1.
 constexpr int kHeevThreadsStein = 64;
-// Phase 1 at the smallest orders: the matrix in the registers of TR x TC threads (kernels/
-// heev_reg_reduce.cu), blocks_per_sm bounding the registers; a row serves the orders up to its n,
-// the last row's n the largest. H200, ms for the reduction alone against the block kernel's
-// phase 1 (bench/heev_reg_reduce_probe.cu): 15258 x 64 16x8 8.70 / 12.10 (16x16 11.03, 8x8 10.59),
-// 27126 x 48 16x8 7.37 / 11.26 (8x8 8.13), 38146 x 40 8x8 6.08 / 12.19 (16x8 8.08), 57392 x 33 8x8
-// 7.98 / 13.40. [SGPU_HEEV_REDUCE]
+// Phase 1 up to n = 128: the matrix in the registers of TR x TC threads (kernels/
+// heev_reg_reduce.cu), blocks_per_sm bounding the registers, and above 64 (the full matrix is the
+// register file's size at 128) each thread's first shared_cols column blocks in shared memory; a
+// row serves the orders up to its n, the last row's n the largest. H200, ms for the reduction
+// alone against the block kernel's phase 1 (bench/heev_reg_reduce_probe.cu): 3814 x 128 32x16 (5
+// of 8 shared) 17.38 / 19.56 (all in registers 21.05, 4 shared 17.87, 16x16 6 of 8 shared 20.81),
+// 6781 x 96 16x8 two an SM (8 of 12 shared) 14.48 / 24.41 (32x16 3 of 6 shared 16.31), 15258 x 64
+// 16x8 8.70 / 12.10 (16x16 11.03, 8x8 10.59), 27126 x 48 16x8 7.37 / 11.26 (8x8 8.13), 38146 x 40
+// 8x8 6.08 / 12.19 (16x8 8.08), 57392 x 33 8x8 7.98 / 13.40. [SGPU_HEEV_REDUCE]
 struct HeevRegReduceRow {
-  int n, tr, tc, blocks_per_sm;
+  int n, tr, tc, blocks_per_sm, shared_cols;
 };
 constexpr HeevRegReduceRow kHeevRegReduce[] = {
-    {40, 8, 8, 6},
-    {48, 16, 8, 4},
-    {64, 16, 8, 4},
+    {40, 8, 8, 6, 0}, {48, 16, 8, 4, 0}, {64, 16, 8, 4, 0}, {96, 16, 8, 2, 8}, {128, 32, 16, 1, 5},
 };
+// Above kHeevSmallN the register reduction only for calls of at least this many matrices (fewer:
+// the block kernel's own phase 1, whose later phases spread a matrix over more threads). H200,
+// whole calls, ms, block kernel -> register reduction: 128 x 3814 N 23.20 -> 19.66, V 37.52 ->
+// 32.69; 128 x 180 N 1.60 -> 2.21, V 2.80 -> 3.84; 96 x 6781 N 32.59 -> 16.35, V 36.38 -> 29.47.
+constexpr int64_t kHeevRegReduceMinBatch = 1024;
 // heev_values (the eigenvalues between the register reduction or the team stages and inverse
 // iteration): a warp a matrix by bisection from this order, below it dsterf one thread a matrix.
 // H200, thread -> warp: 48 N 10.50 -> 11.35 ms, 56 N 14.28 -> 14.48, V 27.68 -> 27.25, 64 N 12.74 -> 12.30, V 26.12 -> 25.09.

@@ -62,6 +62,7 @@ if [ "$stage" = sanitize ] || [ "$stage" = all ]; then
     "$t/test_zheev --backend gpu --sizes 1,8,16,32,33,48,64,100,128 --kinds 0,1,6"
     "env SGPU_CUBLAS=off $t/test_zheev --backend gpu --sizes 40,100,128 --kinds 0,6"
     "env SGPU_HEEV_REDUCE=block $t/test_zheev --backend gpu --sizes 40,64 --kinds 0,6"
+    "env SGPU_HEEV_REDUCE=reg $t/test_zheev --backend gpu --sizes 65,128 --kinds 0,6"
     "env SGPU_HEEV_PANELS=on $t/test_zheev --backend gpu --sizes 117,200 --kinds 0,6"
     "$t/test_hostile --backend gpu --quick"
     "$t/test_scan --backend gpu --quick"

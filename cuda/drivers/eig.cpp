@@ -289,7 +289,7 @@ Cut cut(const EigJob& j, const Part* parts, int64_t limit, int devices) {
   Cut c;
   const int64_t mat_bytes = (int64_t)j.n * j.n * (int64_t)sizeof(double) * (j.heev ? 2 : 1);
   const int64_t fill = !j.heev || !heev_block_path(j.n) ? 0
-                       : heev_values_path(j.n)            ? tuning::kValuesFillMatrices
+                       : heev_values_path(j.n, j.call_batch) ? tuning::kValuesFillMatrices
                                                           : tuning::kBlockFillMatrices;
   c.per = piece_matrices(j.batch, mat_bytes, fill, devices);
   int64_t io = 0;  // device bytes of one matrix's operands

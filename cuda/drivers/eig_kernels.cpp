@@ -19,7 +19,7 @@ namespace sgpu {
 namespace gpu {
 
 bool heev_block_path(int n) { return heev_block::serves(n); }
-bool heev_values_path(int n) { return heev_block::values_kernel(n); }
+bool heev_values_path(int n, int64_t call_batch) { return heev_block::values_kernel(n, call_batch); }
 
 namespace {
 

@@ -22,8 +22,8 @@ struct HeevState : stream::LaneState {
 
 // zheev at order n takes the block path (one thread block per matrix).
 bool heev_block_path(int n);
-// ... and its eigenvalues come from one thread a matrix (kernels/heev_values).
-bool heev_values_path(int n);
+// ... and its eigenvalues come from kernels/heev_values (in a call of call_batch matrices).
+bool heev_values_path(int n, int64_t call_batch);
 
 // Enqueues j (device pointers) on lane l's stream s (l's kernel state: zheev's
 // workspace): dgeev/dhseqr on the shared-memory teams, or one warp per matrix where a slot does

@@ -77,6 +77,7 @@ namespace {
 constexpr int kThreads = tuning::kHeevThreads;
 constexpr int kThreadsSmall = tuning::kHeevThreadsSmall;
 constexpr int kThreadsStein = tuning::kHeevThreadsStein;
+constexpr int64_t kRegReduceMinBatch = tuning::kHeevRegReduceMinBatch;
 constexpr int kSmallN = tuning::kHeevSmallN;
 constexpr int kApplyNb = tuning::kHeevApplyNb;
 constexpr int kApplyRows = tuning::kHeevApplyRows;
@@ -1164,14 +1165,19 @@ static int panel_mode() {
   return v;
 }
 
-// Phase 1 by heev_reg_reduce where it serves the order (the developer setting
-// SGPU_HEEV_REDUCE=block keeps it in this kernel everywhere).
-static bool reg_reduce(int n) {
-  static const bool off = [] {
+// Phase 1 by heev_reg_reduce where it serves the order, above kSmallN only for calls of at least
+// kRegReduceMinBatch matrices: there a matrix takes a whole SM through phase 1, and after it the
+// eigenvalues (a warp a matrix) and inverse iteration (kThreadsStein threads) are slower for one
+// matrix than this kernel's. By n and the call's batch only: the same with and without vectors.
+// The developer setting SGPU_HEEV_REDUCE=block keeps phase 1 in this kernel everywhere, =reg takes
+// heev_reg_reduce wherever it serves.
+static bool reg_reduce(int n, int64_t call_batch) {
+  static const int mode = [] {
     const char* e = dev::setting("SGPU_HEEV_REDUCE");
-    return e && !std::strcmp(e, "block");
+    return e && !std::strcmp(e, "block") ? 0 : e && !std::strcmp(e, "reg") ? 1 : -1;
   }();
-  return !off && heev_reg_reduce::serves(n);
+  if (mode == 0 || !heev_reg_reduce::serves(n)) return false;
+  return mode == 1 || n <= kSmallN || call_batch >= kRegReduceMinBatch;
 }
 
 // Phase 2 as zheevx (inverse iteration) up to this order, else bisection and divide and conquer
@@ -1197,7 +1203,7 @@ bool serves(int n) {
   return n >= min_n && n <= kMaxN;
 }
 
-bool values_kernel(int n) { return serves(n) && reg_reduce(n) && n <= stein_max_n(); }
+bool values_kernel(int n, int64_t call_batch) { return serves(n) && reg_reduce(n, call_batch) && n <= stein_max_n(); }
 
 Workspace* workspace_new() { return new (std::nothrow) Workspace; }
 void workspace_delete(Workspace* ws) { delete ws; }
@@ -1229,7 +1235,7 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   sh.stein = n <= stein_max_n();
   // The register reduction's record feeds heev_values, whose eigenvalues only inverse iteration
   // takes.
-  sh.reg = reg_reduce(n) && sh.stein;
+  sh.reg = reg_reduce(n, call_batch) && sh.stein;
   // After the register reduction the kernel runs only inverse iteration (a thread a vector) and
   // phase 3.
   sh.T = sh.reg ? kThreadsStein : n <= kSmallN ? kThreadsSmall : kThreads;
@@ -1306,11 +1312,6 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
             double* w, int64_t strideW, int* info, int64_t batch, int64_t call_batch, size_t max_ws) {
   Shape sh;
   if (int e = shape_of(wantz, n, call_batch, sh)) return e;
-  // The register reduction serves only orders that kThreadsStein's blocks take (a thread an
-  // eigenvector).
-  static_assert(tuning::kHeevRegReduce[sizeof tuning::kHeevRegReduce / sizeof tuning::kHeevRegReduce[0] - 1].n <=
-                    kThreadsStein,
-                "heev_reg_reduce's orders take k_heev_block<kThreadsStein, true>");
   static_assert(kThreadsStein % 32 == 0 && kThreadsStein < kThreadsSmall, "kThreadsStein: whole warps, below kThreadsSmall");
   auto kernel = sh.reg                   ? k_heev_block<kThreadsStein, true>
                 : sh.T == kThreadsSmall ? k_heev_block<kThreadsSmall, false>

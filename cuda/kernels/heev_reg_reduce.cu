@@ -18,18 +18,21 @@ namespace {
 using Kernel = void (*)(const Args);
 
 // The geometry by order (tuning.hpp's kHeevRegReduce rows).
-template <int TR, int TC, int MB, int N>
-constexpr Kernel kernel() {
-  return k_reg_reduce<TR, TC, (N + TR - 1) / TR, (N + TC - 1) / TC, MB>;
-}
 constexpr int kRows = sizeof tuning::kHeevRegReduce / sizeof tuning::kHeevRegReduce[0];
-static_assert(kRows == 3, "one kernel a row of tuning::kHeevRegReduce");
+static_assert(kRows == 5, "one kernel a row of tuning::kHeevRegReduce");
 constexpr const tuning::HeevRegReduceRow& row(int i) { return tuning::kHeevRegReduce[i]; }
-constexpr Kernel kKernels[kRows] = {
-    kernel<row(0).tr, row(0).tc, row(0).blocks_per_sm, row(0).n>(),
-    kernel<row(1).tr, row(1).tc, row(1).blocks_per_sm, row(1).n>(),
-    kernel<row(2).tr, row(2).tc, row(2).blocks_per_sm, row(2).n>(),
-};
+constexpr int rows_of(int i) { return (row(i).n + row(i).tr - 1) / row(i).tr; }
+constexpr int cols_of(int i) { return (row(i).n + row(i).tc - 1) / row(i).tc; }
+template <int I>
+constexpr Kernel kernel() {
+  return k_reg_reduce<row(I).tr, row(I).tc, rows_of(I), cols_of(I), row(I).blocks_per_sm, row(I).shared_cols>;
+}
+template <int I>
+constexpr size_t smem_bytes() {
+  return Part<row(I).tr * row(I).tc, rows_of(I), cols_of(I), row(I).shared_cols>::smem_bytes();
+}
+constexpr Kernel kKernels[kRows] = {kernel<0>(), kernel<1>(), kernel<2>(), kernel<3>(), kernel<4>()};
+constexpr size_t kSmem[kRows] = {smem_bytes<0>(), smem_bytes<1>(), smem_bytes<2>(), smem_bytes<3>(), smem_bytes<4>()};
 
 }  // namespace
 
@@ -40,6 +43,13 @@ int launch(bool lower, int n, const void* A, int lda, int64_t strideA, double* r
   if (!serves(n)) return SGPU_ERR_DEVICE;
   int i = 0;
   while (n > row(i).n) ++i;
+  // Beyond the default 48 KB the kernel must allow its dynamic shared memory (on top of its
+  // static vectors, so not smem_slots::allow_max_smem's whole opt-in).
+  if (kSmem[i] > 48 * 1024 &&
+      cudaFuncSetAttribute(kKernels[i], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmem[i]) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return SGPU_ERR_DEVICE;
+  }
   const Args g{lower, n, static_cast<const zc*>(A), lda, strideA, rec, static_cast<zc*>(V)};
   for (int64_t b0 = 0; b0 < batch; b0 += INT_MAX) {
     const int64_t nb = batch - b0 < INT_MAX ? batch - b0 : INT_MAX;
@@ -47,7 +57,7 @@ int launch(bool lower, int n, const void* A, int lda, int64_t strideA, double* r
     gb.A += b0 * strideA;
     gb.rec += b0 * record_doubles(n);
     if (gb.V) gb.V += b0 * (int64_t)n * n;
-    kKernels[i]<<<(unsigned)nb, row(i).tr * row(i).tc, 0, s>>>(gb);
+    kKernels[i]<<<(unsigned)nb, row(i).tr * row(i).tc, kSmem[i], s>>>(gb);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
   }
   return 0;
