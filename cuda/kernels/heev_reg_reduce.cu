@@ -1,4 +1,4 @@
-// zheev's phase 1 at the block path's smallest orders: the launch of heev_reg_reduce.cuh's kernel
+// zheev's phase 1 at the block path's orders up to 128: the launch of heev_reg_reduce.cuh's kernel
 // in the geometry tuning::kHeevRegReduce gives each order.
 #include <cuda_runtime.h>
 

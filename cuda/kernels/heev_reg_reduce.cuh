@@ -1,4 +1,4 @@
-// zheev's phase 1 at the block path's smallest orders, the kernel itself (heev_reg_reduce.cu
+// zheev's phase 1 at the block path's orders up to 128, the kernel itself (heev_reg_reduce.cu
 // launches it; bench/heev_reg_reduce_probe.cu sweeps its geometries): the reduction of a Hermitian
 // matrix to real tridiagonal form (zhetd2, uplo L, in heev_block.cu's fused form) with the whole
 // matrix in the registers of one thread block, so that no step reads or writes memory beyond a few

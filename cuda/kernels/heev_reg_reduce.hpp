@@ -1,5 +1,6 @@
-// zheev's reduction to real tridiagonal form at the block path's smallest orders, each matrix in
-// the registers of one thread block (heev_reg_reduce.cu): the block path's view of it.
+// zheev's reduction to real tridiagonal form at the block path's orders up to 128, each matrix in
+// the registers (above 64 partly in the shared memory) of one thread block (heev_reg_reduce.cu): the
+// block path's view of it.
 #pragma once
 #include <stdint.h>
 
