@@ -222,5 +222,13 @@ int main(int argc, char** argv) {
     }
     edge_of_range(h, n);
   }
+  // zheev from 65 to 128, where the GPU's block path reduces in its own kernel or (in large calls,
+  // or forced by SGPU_HEEV_REDUCE=reg) with the matrix on chip in heev_reg_reduce.
+  if (!h.quick)
+    for (int n : {100, 128})
+      for (double p : {nan, inf, -inf}) {
+        zheev_case(h, n, p, false);
+        zheev_case(h, n, p, true);
+      }
   return h.finish();
 }
