@@ -179,8 +179,9 @@ constexpr HeevRegReduceRow kHeevRegReduce[] = {
 };
 // Above kHeevSmallN the register reduction only for calls of at least this many matrices (fewer:
 // the block kernel's own phase 1, whose later phases spread a matrix over more threads). H200,
-// whole calls, ms, block kernel -> register reduction: 128 x 3814 N 23.20 -> 19.66, V 37.52 ->
-// 32.69; 128 x 180 N 1.60 -> 2.21, V 2.80 -> 3.84; 96 x 6781 N 32.59 -> 16.35, V 36.38 -> 29.47.
+// whole calls, ms, block kernel / register reduction (SGPU_HEEV_REDUCE=block / reg): 128 x 528 N
+// 3.39 / 3.71, V 5.68 / 6.31; 128 x 1056 N 6.50 / 6.20, V 10.85 / 9.96; 96 x 528 V 3.23 / 3.60;
+// 96 x 1056 V 5.95 / 5.36; 128 x 3814 N 23.20 / 19.66, V 37.52 / 32.69; 128 x 180 V 2.80 / 3.84.
 constexpr int64_t kHeevRegReduceMinBatch = 1024;
 // heev_values (the eigenvalues between the register reduction or the team stages and inverse
 // iteration): a warp a matrix by bisection from this order, below it dsterf one thread a matrix.
