@@ -157,7 +157,7 @@ constexpr int kHeevThreads = 256;
 constexpr int kHeevThreadsSmall = 128;
 constexpr int kHeevSmallN = 64;
 // Threads per block after the register reduction with vectors (the kernel then only runs inverse
-// iteration, a thread an eigenvector, and forms X): one per eigenvector up to 64, so that no warp
+// iteration, a thread an eigenvector, and forms X): one per eigenvector up to 64 (two above), so that no warp
 // idles at its barriers; Z in shared memory (shape_of plans 4 blocks an SM; at 33-48 more fit).
 // H200, Z by rows: 64 V 23.3 ms; 8 blocks an SM with Z in global memory 23.8; 128 threads, Z by
 // columns 25.1.

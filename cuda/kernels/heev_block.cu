@@ -157,7 +157,7 @@ __host__ __device__ inline int64_t vectors_doubles(int n, int T, bool lower) {
          (lower ? 2 * (int64_t)pass_slices(nw) * n + 2 * (int64_t)nw * 32 * kColTileLd : 2 * (int64_t)(n > T ? n : T));
 }
 // After the register reduction (`rows`) Z is stored by rows, row i at (i - 1) ldz, ldz = n | 1:
-// there the kernel only runs inverse iteration, a thread an eigenvector (a column) whose elements
+// there the kernel only runs inverse iteration, a thread an eigenvector (a column; two above 64) whose elements
 // it touches one after another in every solve, so by rows a warp's threads touch consecutive
 // doubles (distinct banks in shared memory), where by columns (ld n, a multiple of 32) every access
 // of a warp fell in one bank; the odd row stride keeps phase 3's reads, a warp down a column, in
@@ -1236,8 +1236,8 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // The register reduction's record feeds heev_values, whose eigenvalues only inverse iteration
   // takes.
   sh.reg = reg_reduce(n, call_batch) && sh.stein;
-  // After the register reduction the kernel runs only inverse iteration (a thread a vector) and
-  // phase 3.
+  // After the register reduction the kernel runs only inverse iteration (a thread a vector, two
+  // above 64: as many in flight an SM as 128 threads a block would keep) and phase 3.
   sh.T = sh.reg ? kThreadsStein : n <= kSmallN ? kThreadsSmall : kThreads;
   const int per_sm = sh.T == kThreadsSmall || sh.T == kThreadsStein ? 4 : 2;
   sh.tiles = wantz && !sh.stein ? tiles_doubles(n, sh.T / 32) : 0;
