@@ -100,6 +100,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
   __shared__ __align__(16) zc col[NP];    // column k after its update
   __shared__ __align__(16) zc vs[2][NP];  // v of step k in vs[k & 1]; the pending one in the other
   __shared__ __align__(16) zc ys[2][NP];  // y = A v of step k in ys[k & 1]; the pending one in the other
+  __shared__ __align__(16) zc wps[NP];    // the pending w, formed at the end of the step before
   __shared__ zc tau_s;
   __shared__ double red[2][NW];
   const int n = g.n, tid = threadIdx.x, rl = tid / TC, cl = tid % TC, lane = tid & 31;
@@ -142,6 +143,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
     sts(vs[1][x], zc{0.0, 0.0});
     sts(ys[0][x], zc{0.0, 0.0});
     sts(ys[1][x], zc{0.0, 0.0});
+    sts(wps[x], zc{0.0, 0.0});
   }
   __syncthreads();
   for (int w = 0; w < NW; ++w) {
@@ -221,14 +223,14 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
     for (int i = 0; i < RR; ++i) {
       const int r = rl + TR * i;
       vpr[i] = lds(vs[pb][r]);
-      wpr[i] = wp(r);
+      wpr[i] = lds(wps[r]);
       yr[i] = zc{0.0, 0.0};
     }
 #pragma unroll
     for (int j = 0; j < RC; ++j) {
       if (TC * j + TC - 1 <= k) continue;  // the same for the whole block
       const int c = cl + TC * j;
-      const zc vc = lds(vs[nb][c]), vpc = lds(vs[pb][c]), wpc = wp(c);
+      const zc vc = lds(vs[nb][c]), vpc = lds(vs[pb][c]), wpc = lds(wps[c]);
 #pragma unroll
       for (int i = 0; i < RR; ++i) {
         if (TR * i + TR - 1 <= k) continue;
@@ -260,6 +262,10 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
     }
     alph_p = (-0.5) * (tau * zc{cuda::warp_sum(dr), cuda::warp_sum(di)});
     tau_p = tau;
+    // The next step's pending w once, for its update (after two barriers): wp(r) there, bit for
+    // bit. Column k + 1's threads form theirs before the first barrier.
+    for (int r = tid; r < NP; r += NT)
+      sts(wps[r], r > k && r < n ? fma2(tau_p, lds(ys[nb][r]), alph_p, lds(vs[nb][r])) : zc{0.0, 0.0});
   }
   // d_n: the last element after the last update (step n - 2's, pending).
 #pragma unroll
