@@ -155,6 +155,7 @@ int main(int argc, char** argv) {
     cfgs = {{"32x16, 1 an SM", run<32, 16, 4, 8, 1>},
             {"32x16, 1 an SM, 4 of 8 column blocks shared", run<32, 16, 4, 8, 1, 4>},
             {"32x16, 1 an SM, 5 of 8 shared", run<32, 16, 4, 8, 1, 5>},
+            {"32x16, 1 an SM, 6 of 8 shared", run<32, 16, 4, 8, 1, 6>},
             {"16x32, 1 an SM, 2 of 4 shared", run<16, 32, 8, 4, 1, 2>},
             {"16x16, 1 an SM, 5 of 8 shared", run<16, 16, 8, 8, 1, 5>},
             {"16x16, 1 an SM, 6 of 8 shared", run<16, 16, 8, 8, 1, 6>},
