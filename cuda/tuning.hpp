@@ -166,16 +166,17 @@ constexpr int kHeevThreadsStein = 64;
 // heev_reg_reduce.cu), blocks_per_sm bounding the registers, and above 64 (the full matrix is the
 // register file's size at 128) each thread's first shared_cols column blocks in shared memory; a
 // row serves the orders up to its n, the last row's n the largest. H200, ms for the reduction
-// alone against the block kernel's phase 1 (bench/heev_reg_reduce_probe.cu): 3814 x 128 32x16 (5
-// of 8 shared) 17.38 / 19.56 (all in registers 21.05, 4 shared 17.87, 16x16 6 of 8 shared 20.81),
-// 6781 x 96 16x8 two an SM (8 of 12 shared) 14.48 / 24.41 (32x16 3 of 6 shared 16.31), 15258 x 64
-// 16x8 8.70 / 12.10 (16x16 11.03, 8x8 10.59), 27126 x 48 16x8 7.37 / 11.26 (8x8 8.13), 38146 x 40
-// 8x8 6.08 / 12.19 (16x8 8.08), 57392 x 33 8x8 7.98 / 13.40. [SGPU_HEEV_REDUCE]
+// alone (bench/heev_reg_reduce_probe.cu, one run): 3814 x 128 32x16 (6 of 8 shared) 15.76 (5 of 8
+// 16.54, 4 16.69, all in registers 18.57, 16x16 6 of 8 shared 19.30; the block kernel's phase 1
+// 19.56), 6781 x 96 16x8 two an SM (8 of 12 shared) 13.50 (16x16 two an SM 4 of 6 shared 14.29,
+// 32x16 3 of 6 15.30; block kernel 24.41), 15258 x 64 16x8 8.92 (16x16 10.57, 8x8 12.00; block
+// kernel 12.10), 27126 x 48 16x8 7.61 (8x8 9.32), 38146 x 40 8x8 6.85 (16x8 7.91), 57392 x 33 8x8
+// 7.98 (block kernel 13.40). [SGPU_HEEV_REDUCE]
 struct HeevRegReduceRow {
   int n, tr, tc, blocks_per_sm, shared_cols;
 };
 constexpr HeevRegReduceRow kHeevRegReduce[] = {
-    {40, 8, 8, 6, 0}, {48, 16, 8, 4, 0}, {64, 16, 8, 4, 0}, {96, 16, 8, 2, 8}, {128, 32, 16, 1, 5},
+    {40, 8, 8, 6, 0}, {48, 16, 8, 4, 0}, {64, 16, 8, 4, 0}, {96, 16, 8, 2, 8}, {128, 32, 16, 1, 6},
 };
 // Above kHeevSmallN the register reduction only for calls of at least this many matrices (fewer:
 // the block kernel's own phase 1, whose later phases spread a matrix over more threads). H200,
