@@ -69,8 +69,17 @@ SGPU_HD void sturm_counts(int n, Vec1<double> d, Vec1<double> e, const double* x
 // the accuracy is the same, reached in fewer counts (about 52 halvings an eigenvalue otherwise).
 // Where Newton's step falls below a quarter of the tolerance, the shift overshoots it by that much,
 // so that the count lands on the far side of the eigenvalue and closes the bracket.
+//
+// grid (optional, min(n, max(K p, 32)) ints the team shares; p the team's size): first the team
+// counts at that many points evenly inside [gl, gu], a member's share side by side, and each
+// eigenvalue starts from the grid's tightest bracket: the last point whose count is below its
+// index and the first point above that one whose count reaches it. The first halvings, which
+// every eigenvalue would take on its own, are shared: about log2 of the points fewer counts an
+// eigenvalue. Without it (null) every interval starts at [gl, gu]. The eigenvalues depend on
+// whether a grid is given and on its size, so callers whose values must agree pass the same.
 template <int K = 1, class Team>
-SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w) {
+SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w,
+                        Vec1<int> grid = Vec1<int>{nullptr, 1}) {
   // Gershgorin interval and the pivot threshold, as dstebz.
   double gl = d[1], gu = d[1], emax2 = 0.0;
   for (int j = 1; j <= n; ++j) {
@@ -93,6 +102,20 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
   // A member's eigenvalues K at a time, narrowed side by side (a finished one idles, its count
   // still taken, until the group is done).
   const int stride = t.step();
+  // The shared grid: point g (1..ng) at gl + g (gu - gl) / (ng + 1), its count in grid[g].
+  const int gmax = K * stride > 32 ? K * stride : 32, ng = !grid.p ? 0 : gmax < n ? gmax : n;
+  const double gstep = (gu - gl) / (ng + 1);
+  if (ng > 0) {
+    for (int g0 = t.first(1); g0 <= ng; g0 += K * stride) {
+      double x[K], step[K];
+      int cnt[K];
+      for (int k = 0; k < K; ++k) x[k] = gl + (g0 + k * stride) * gstep;
+      sturm_counts<K>(n, d, e, x, pivmin, cnt, step);
+      for (int k = 0; k < K; ++k)
+        if (g0 + k * stride <= ng) grid[g0 + k * stride] = cnt[k];
+    }
+    t.sync();
+  }
   for (int i0 = t.first(1); i0 <= n; i0 += K * stride) {
     double lo[K], hi[K], x[K], step[K], last[K];
     int clo[K], chi[K], cnt[K], want[K];
@@ -103,6 +126,19 @@ SGPU_HD void bisect_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Ve
       hi[k] = gu;
       clo[k] = 0;
       chi[k] = n;
+      int glo = 0;  // the grid's bracket: its last point below want[k], then the first above that reaches it
+      for (int g = 1; g <= ng; ++g)
+        if (grid[g] < want[k]) glo = g;
+      if (glo > 0) {
+        lo[k] = gl + glo * gstep;
+        clo[k] = grid[glo];
+      }
+      for (int g = glo + 1; g <= ng; ++g)
+        if (grid[g] >= want[k]) {
+          hi[k] = gl + g * gstep;
+          chi[k] = grid[g];
+          break;
+        }
       live[k] = want[k] <= n;
       x[k] = 0.0;
       step[k] = NAN;  // no Newton step yet

@@ -264,8 +264,9 @@ SGPU_HD void sort_order(int n, Vec1<double> w, Vec1<int> order) {
 // an off-diagonal is negligible, each block's eigenvalues found by bisection (bisect_all) into w at
 // the block's rows, ascending within the block; order gets the permutation that sorts w (the i-th
 // smallest eigenvalue is w[order[i]]; stable: ties keep their block order). Finite input assumed,
-// scaled as bisect_all needs. K: eigenvalues a member narrows side by side (bisect_all's K; the
-// values do not depend on it).
+// scaled as bisect_all needs. K: eigenvalues a member narrows side by side (bisect_all's K). order
+// is first each block's grid for bisect_all, so the values depend on K times the team's size
+// where that exceeds 32 (the grid's points), not on K alone.
 template <int K = 2, class Team>
 SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Vec1<int> order) {
   // Block by block (every member walks the same splits).
@@ -275,7 +276,8 @@ SGPU_HD void stebz(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<do
     if (bn == b1) {
       if (t.leader()) w[b1] = d[b1];
     } else {
-      bisect_all<K>(t, bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, Vec1<double>{&w[b1], w.s});
+      bisect_all<K>(t, bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, Vec1<double>{&w[b1], w.s},
+                    order);
     }
   }
   t.sync();
