@@ -6,7 +6,8 @@
 //     then stein_all): within 2 * 60 n ulp ||T||_1 of LAPACKE_dsterf's, residual
 //     ||T Z - Z L||_1 / (n ulp ||T||_1) < 60 and orthogonality ||Z^T Z - I||_1 / (n ulp) < 60
 //     (dstt21's ratios, the Hermitian threshold); stein_all loading its back substitution's rows two
-//     and three ahead gives vectors bitwise the same as one ahead.
+//     and three ahead gives vectors bitwise the same as one ahead, and teams of 2, 5 and 32
+//     members (host threads) bitwise the same as a team of one (the clusters dealt among them).
 //  2. core::heev with kHeevInverse (bisection, inverse iteration, then Q Z), and the GPU's stages
 //     composed from the core (heev_start, stebz_sterf, heev_inverse_vectors; with jobz N bitwise
 //     the same values), on every Hermitian kind of the conformance suite, uplo L and U:
@@ -19,10 +20,68 @@
 #include "core/heev.hpp"
 #include "core/stein.hpp"
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 using namespace st;
 namespace core = sgpu::core;
 
 namespace {
+
+// A team of p members, a host thread each, with the GPU teams' interface as stein_all uses it:
+// sync a barrier, sum in member order.
+struct ThreadTeamRoom {
+  int p;
+  std::vector<double> slot;
+  std::mutex m;
+  std::condition_variable cv;
+  int arrived = 0;
+  long gen = 0;
+  explicit ThreadTeamRoom(int p_) : p(p_), slot(p_) {}
+  void wait() {
+    std::unique_lock<std::mutex> l(m);
+    const long g = gen;
+    if (++arrived == p) {
+      arrived = 0;
+      ++gen;
+      cv.notify_all();
+    } else {
+      cv.wait(l, [&] { return gen != g; });
+    }
+  }
+};
+struct ThreadTeam {
+  ThreadTeamRoom* room;
+  int rank;
+  int first(int lo) const { return lo + rank; }
+  int step() const { return room->p; }
+  bool leader() const { return rank == 0; }
+  void sync() const { room->wait(); }
+  double sum(double x) const {
+    room->slot[rank] = x;
+    room->wait();
+    double t = 0.0;
+    for (double v : room->slot) t += v;
+    room->wait();
+    return t;
+  }
+};
+
+// stein_all by a team of p threads into z (n x n, ld n); returns member 0's count.
+int stein_all_threads(int p, int n, core::Vec1<double> d, core::Vec1<double> e, core::Vec1<double> w,
+                      std::vector<double>& z) {
+  ThreadTeamRoom room(p);
+  std::vector<double> scratch(core::stein_member_work(n) * std::min(p, std::max(n, 1)) + 1);
+  std::vector<int> info(p);
+  std::vector<std::thread> members;
+  for (int r = 0; r < p; ++r)
+    members.emplace_back([&, r] {
+      info[r] = core::stein_all(ThreadTeam{&room, r}, n, d, e, w, core::Mat1<double>{z.data(), 1, n}, scratch.data());
+    });
+  for (auto& m : members) m.join();
+  return info[0];
+}
 
 void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
   std::vector<int> sizes = h.quick ? std::vector<int>{1, 2, 5, 16, 33}
@@ -56,6 +115,14 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
               h.expect(ia == info && std::memcmp(za.data(), zb.data(), sizeof(double) * za.size()) == 0,
                        "tridiagonal n=%d %s rep %d: stein_all with %d rows ahead differs from one ahead", n,
                        tridiagonal_kind_name(kind), rep, ahead);
+            }
+            // Each vector is the same whichever member finds it.
+            for (int p : {2, 5, 32}) {
+              std::vector<double> zt((size_t)n * std::max(n, 1), NAN);
+              const int it = stein_all_threads(p, n, dv, ev, wv, zt);
+              h.expect(it == info && std::memcmp(zt.data(), zb.data(), sizeof(double) * zt.size()) == 0,
+                       "tridiagonal n=%d %s rep %d: stein_all by %d members differs from one", n,
+                       tridiagonal_kind_name(kind), rep, p);
             }
           }
           // Ascending by the order returned.
