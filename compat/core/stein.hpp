@@ -6,6 +6,14 @@
 // take whole clusters each and need no synchronization until the end: the QL/QR chain (dsteqr)
 // runs n^2 dependent rotations through one member instead (docs/tuning.md, "zheev, small orders").
 //
+// Each eigenvector is first tried from one twisted factorization of T - x I (the method of
+// dstemr's dlar1v, applied to T itself: the D+ and D- recurrences, the twist index r where
+// |gamma_r| is least, z by products outward from z_r = 1), about one solve's work instead of
+// dstein's three or more. It is kept only if its residual, recomputed against T, is below
+// kTwistTol eps ||z|| min(||T||, n gap), so that its angle to the true eigenvector stays within
+// kTwistTol n eps (gap: the distance to the nearest other eigenvalue of the block); otherwise
+// dstein's iteration finds that vector, and the rest of its cluster, as dstein would.
+//
 // Where this differs from dstein, and why:
 // - The start vector of eigenvector j is a hash of (j, i) in [-1, 1) instead of dlarnv's stream,
 //   so that it does not depend on which member computes j, or when.
@@ -212,6 +220,194 @@ SGPU_HD bool stein_vector(int n, Vec1<double> d, Vec1<double> e, double xj, doub
   return ok;
 }
 
+// A twisted vector is kept where its residual is below kTwistTol eps ||z|| min(||T||, n gap)
+// (above); kTwistAhead: rows whose operands its passes load ahead of the row they compute (each
+// pass is a chain of short dependent steps, and the operands may lie in global memory).
+constexpr double kTwistTol = 16.0;
+constexpr int kTwistAhead = 4;
+
+// kAhead rows of a pass's operands in flight: row t's are loaded when row t - kAhead is computed,
+// so that the loads never wait behind the pass's own stores (which the compiler cannot prove
+// apart from them). load(t) gives the operands of the pass's t-th row (0-based), for t < count.
+template <class Row, int kAhead>
+struct TwistPipe {
+  Row q[kAhead];
+  template <class Load>
+  SGPU_HD TwistPipe(const Load& load, int count) {
+    for (int i = 0; i < kAhead; ++i) q[i] = i < count ? load(i) : Row{};
+  }
+  template <class Load>
+  SGPU_HD Row next(const Load& load, int t, int count) {
+    const Row c = q[0];
+    for (int i = 0; i + 1 < kAhead; ++i) q[i] = q[i + 1];
+    if (t + kAhead < count) q[kAhead - 1] = load(t + kAhead);
+    return c;
+  }
+};
+struct TwistRow {
+  double a = 0.0, b = 0.0, c = 0.0, f = 0.0;
+};
+
+// Eigenvector of the unreduced tridiagonal T (d[1..n], e[1..n-1], n >= 2) for its eigenvalue x by
+// one twisted factorization, into y (unit 2-norm, its first largest entry positive, as dstein
+// leaves it). tnorm: ||T||_1; gap: the distance from x to T's nearest other eigenvalue; pivmin: the
+// least pivot magnitude (dstebz's safmin max(1, max e_i^2)). The D+ and D- pivots go to the
+// scratch's u and v. Returns false (y[1] then NaN) where the residual test rejects the vector.
+SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, double tnorm, double gap, double pivmin,
+                           Vec1<double> y, const SteinScratch& s) {
+  const double rt = 1.0 / tnorm;
+  int r = 1;
+  double zz = 1.0, top = 1.0;
+  // z's rows above and below r: row k = r - 1 - t (e_k, D+_k, d_{k+1}) and row k = r + 1 + t
+  // (e_{k-1}, D-_k, d_{k-1}).
+  const auto load_up = [&](int t) {
+    const int k = r - 1 - t;
+    TwistRow q;
+    q.a = e[k];
+    q.b = s.u[k];
+    q.c = d[k + 1];
+    return q;
+  };
+  const auto load_dn = [&](int t) {
+    const int k = r + 1 + t;
+    TwistRow q;
+    q.a = e[k - 1];
+    q.b = s.v[k];
+    q.c = d[k - 1];
+    return q;
+  };
+  {
+    // T - x I = L+ D+ L+^T = U- D- U-^T: both recurrences side by side (rows k and n + 1 - k), two
+    // independent chains of divisions; dlar1v's guard replaces a pivot below pivmin by -pivmin.
+    {
+      const auto load = [&](int t) {
+        const int k = t + 1, l = n - t;
+        TwistRow q;
+        q.a = d[k];
+        q.b = d[l];
+        if (k > 1) {
+          q.c = e[k - 1];
+          q.f = e[l];
+        }
+        return q;
+      };
+      TwistPipe<TwistRow, kTwistAhead> pipe(load, n);
+      double dp = 1.0, dm = 1.0;
+      for (int k = 1; k <= n; ++k) {
+        const TwistRow c = pipe.next(load, k - 1, n);
+        double p = c.a - x, m = c.b - x;
+        if (k > 1) {
+          p -= stein_div(c.c * c.c, dp);
+          m -= stein_div(c.f * c.f, dm);
+        }
+        dp = fabs(p) < pivmin ? -pivmin : p;
+        dm = fabs(m) < pivmin ? -pivmin : m;
+        s.u[k] = dp;
+        s.v[n + 1 - k] = dm;
+      }
+    }
+    // The twist r: least |gamma_k|, gamma_k = D+_k + D-_k - (d_k - x).
+    r = 1;
+    {
+      double gmin = fabs(s.u[1] + s.v[1] - (d[1] - x));
+      for (int k = 2; k <= n; ++k) {
+        const double g = fabs(s.u[k] + s.v[k] - (d[k] - x));
+        if (g < gmin) {
+          gmin = g;
+          r = k;
+        }
+      }
+    }
+    // z_r = 1, z_k = -(e_k / D+_k) z_{k+1} above r, z_k = -(e_{k-1} / D-_k) z_{k-1} below: ||z||^2,
+    // the first largest entry, and the residual ||(T - x I) z|| / ||T|| row by row from registers.
+    // The products are formed again when y is written (the same operations, so the same z).
+    double big = 1.0, res2 = 0.0, zup = 0.0, zdn = 0.0;
+    zz = 1.0;
+    top = 1.0;
+    if (r > 1) {
+      TwistPipe<TwistRow, kTwistAhead> pipe(load_up, r - 1);
+      double z1 = 1.0, z2 = 0.0, e1 = 0.0;  // z_{k+1}, z_{k+2}, e_{k+1}
+      for (int k = r - 1; k >= 1; --k) {
+        const TwistRow c = pipe.next(load_up, r - 1 - k, r - 1);
+        const double zk = -stein_div(c.a, c.b) * z1;
+        if (k < r - 1) {
+          const double q = (c.a * zk + (c.c - x) * z1 + e1 * z2) * rt;  // row k + 1
+          res2 += q * q;
+        } else {
+          zup = zk;
+        }
+        zz += zk * zk;
+        if (fabs(zk) >= big) {
+          big = fabs(zk);
+          top = zk;
+        }
+        z2 = z1;
+        z1 = zk;
+        e1 = c.a;
+      }
+      const double q = ((d[1] - x) * z1 + e[1] * z2) * rt;  // row 1
+      res2 += q * q;
+    }
+    if (r < n) {
+      TwistPipe<TwistRow, kTwistAhead> pipe(load_dn, n - r);
+      double z1 = 1.0, z2 = 0.0, e1 = 0.0;  // z_{k-1}, z_{k-2}, e_{k-2}
+      for (int k = r + 1; k <= n; ++k) {
+        const TwistRow c = pipe.next(load_dn, k - r - 1, n - r);
+        const double zk = -stein_div(c.a, c.b) * z1;
+        if (k > r + 1) {
+          const double q = (e1 * z2 + (c.c - x) * z1 + c.a * zk) * rt;  // row k - 1
+          res2 += q * q;
+        } else {
+          zdn = zk;
+        }
+        zz += zk * zk;
+        if (fabs(zk) > big) {
+          big = fabs(zk);
+          top = zk;
+        }
+        z2 = z1;
+        z1 = zk;
+        e1 = c.a;
+      }
+      const double q = (e[n - 1] * z2 + (d[n] - x) * z1) * rt;  // row n
+      res2 += q * q;
+    }
+    double qr = d[r] - x;  // row r: gamma_r as formed
+    if (r > 1) qr += e[r - 1] * zup;
+    if (r < n) qr += e[r] * zdn;
+    res2 += (qr * rt) * (qr * rt);
+    // The residual's floor is about eps ||T|| ||z|| (rounding in the pivots, and bisection's own
+    // error in x), so the test rejects mostly vectors of eigenvalues within about kTwistTol / n
+    // ||T|| of another one, whose angle that floor could spoil.
+    if (!(zz <= 1.7976931348623157e308 && sqrt(res2) < kTwistTol * Mach::eps * sqrt(zz) * dmin(1.0, n * gap * rt))) {
+      y[1] = NAN;
+      return false;
+    }
+  }
+  // y = z / ||z||_2, its first largest entry positive (dstein's dnrm2 and idamax).
+  const double scl = copysign(1.0 / sqrt(zz), top);
+  y[r] = scl;
+  if (r > 1) {
+    TwistPipe<TwistRow, kTwistAhead> pipe(load_up, r - 1);
+    double z1 = 1.0;
+    for (int k = r - 1; k >= 1; --k) {
+      const TwistRow c = pipe.next(load_up, r - 1 - k, r - 1);
+      z1 = -stein_div(c.a, c.b) * z1;
+      y[k] = z1 * scl;
+    }
+  }
+  if (r < n) {
+    TwistPipe<TwistRow, kTwistAhead> pipe(load_dn, n - r);
+    double z1 = 1.0;
+    for (int k = r + 1; k <= n; ++k) {
+      const TwistRow c = pipe.next(load_dn, k - r - 1, n - r);
+      z1 = -stein_div(c.a, c.b) * z1;
+      y[k] = z1 * scl;
+    }
+  }
+  return true;
+}
+
 // dstebz's split test: T splits after row j where e_j^2 < |d_j d_{j+1}| ulp^2 + safmin.
 SGPU_HD bool stein_splits(Vec1<double> d, Vec1<double> e, int j) {
   return fabs(d[j] * d[j + 1]) * (Mach::ulp * Mach::ulp) + Mach::safmin > e[j] * e[j];
@@ -225,7 +421,8 @@ struct SteinWalk {
   int n;
   Vec1<double> d, e, w;
   int j = 0, b1 = 1, bn = 0, cluster = -1, g0 = 1;  // g0: the first eigenvalue of j's cluster
-  double onenrm = 0.0, xj = 0.0;
+  int multi = 0;  // clusters of two or more eigenvalues begun up to j
+  double onenrm = 0.0, xj = 0.0, pivmin = 0.0;  // pivmin: the block's safmin max(1, max e_i^2)
   SGPU_HD SteinWalk(int n_, Vec1<double> d_, Vec1<double> e_, Vec1<double> w_) : n(n_), d(d_), e(e_), w(w_) {}
   SGPU_HD void next() {
     const double xjm = xj;
@@ -235,8 +432,12 @@ struct SteinWalk {
       for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
       }
       onenrm = 0.0;
-      for (int i = b1; i <= bn; ++i)
+      double emax = 0.0;
+      for (int i = b1; i <= bn; ++i) {
         onenrm = dmax(onenrm, fabs(d[i]) + (i > b1 ? fabs(e[i - 1]) : 0.0) + (i < bn ? fabs(e[i]) : 0.0));
+        if (i < bn) emax = dmax(emax, fabs(e[i]));
+      }
+      pivmin = Mach::safmin * dmax(1.0, emax * emax);
     }
     xj = w[j];
     if (j > b1) {
@@ -246,7 +447,24 @@ struct SteinWalk {
     if (j == b1 || fabs(xj - xjm) > 1e-3 * onenrm) {
       ++cluster;
       g0 = j;
+      if (!last()) ++multi;
     }
+  }
+  // Whether j is the last eigenvalue of its cluster: next() would begin a new one.
+  SGPU_HD bool last() const {
+    if (j == bn) return true;
+    double x1 = w[j + 1];
+    const double pertol = 10.0 * fabs(Mach::ulp * x1);
+    if (x1 - xj < pertol) x1 = xj + pertol;
+    return fabs(x1 - xj) > 1e-3 * onenrm;
+  }
+  SGPU_HD bool alone() const { return g0 == j && last(); }
+  // The distance from w[j] to the nearest other eigenvalue of its block.
+  SGPU_HD double gap() const {
+    double g = 1.7976931348623157e308;
+    if (j > b1) g = w[j] - w[j - 1];
+    if (j < bn) g = dmin(g, w[j + 1] - w[j]);
+    return g;
   }
 };
 
@@ -308,50 +526,84 @@ SGPU_HD void stebz_sterf(int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, 
   sort_order(n, w, order);
 }
 
-// Eigenvector j of T (column j of z, zero outside its block) by inverse iteration on its block,
-// from eigenvalues already found (w as stebz or stebz_sterf leaves them: each block's ascending at
-// its rows): dstein. Clusters (consecutive eigenvalues of a block within dstein's 1e-3 ||block||)
-// are dealt to the team's members in turn; `scratch` holds the SteinScratch of every member that
-// can own one (the first min(p, n)), interleaved (element k of member m at
-// scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n) doubles. Returns the number of
-// eigenvectors whose iteration did not reach its norm (dstein's info); each is still stored.
-// Finite input assumed, scaled as bisect_all needs.
+// The eigenvectors of T (column j of z for w[j], zero outside its block) from eigenvalues already
+// found (w as stebz or stebz_sterf leaves them: each block's ascending at its rows). Eigenvalue j
+// goes to member (j - 1) mod p, which tries the twisted vector (stein_twisted). Where that is
+// rejected, dstein's iteration finds the vector instead: the member's own, if j is alone in its
+// cluster; otherwise the whole cluster's (eigenvalues within dstein's 1e-3 ||block||, each
+// reorthogonalized against the ones before it), the clusters with a rejected vector dealt to the
+// members in turn. Work goes in rounds of one kind, so that the members of a warp run the same code
+// side by side: every twisted vector, then each member's rejected ones, then the clusters; between
+// rounds a member walks the shifts on its own to its next eigenvalue (O(n) in all). `scratch`
+// holds the SteinScratch of every member that can own one (the first min(p, n)), interleaved
+// (element k of member m at scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n)
+// doubles. Returns the number of eigenvectors whose iteration did not reach its norm (dstein's
+// info); each is still stored. Every vector is the same whichever member computes it. Finite input
+// assumed, scaled as bisect_all needs. kAhead: dstein's back substitution's rows loaded ahead
+// (stein_solve).
 template <int kAhead = 1, class Team>
 SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
                       double* scratch) {
   const int p = t.step(), rank = t.first(0);
-  // Vectors. Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
-  // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
-  // order, to find its cluster; the walk is O(n) in all).
-  // Only members below n ever own a cluster, so the scratch interleaves min(p, n) of them.
+  // Only members below n ever own a vector, so the scratch interleaves min(p, n) of them.
   const int ps = p < n ? p : n;
   const SteinScratch s{Vec1<double>{scratch + rank, ps}, Vec1<double>{scratch + (int64_t)n * ps + rank, ps},
                        Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * ps + rank), 2 * ps}};
-  SteinWalk wk(n, d, e, w);
-  int clusters = 0;
+  const auto dstein = [&](const SteinWalk& wk) {
+    const int b1 = wk.b1;
+    return stein_vector<kAhead>(wk.bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj,
+                                wk.onenrm, wk.j, wk.g0, Mat1<double>{&z(b1, 1), z.rs, z.cs}, s);
+  };
+  // A rejected twisted vector: a NaN in its block's first row.
+  const auto rejected = [&](const SteinWalk& wk) { return z(wk.b1, wk.j) != z(wk.b1, wk.j); };
+  int fails = 0, own = 0, multi = 0;
+  // Twisted vectors: round q, eigenvalue q p + rank + 1.
   {
-    SteinWalk all = wk;
-    while (all.j < n) all.next();
-    clusters = all.cluster + 1;
-  }
-  int fails = 0;
-  for (int q = 0; q * p < clusters; ++q) {
-    const int target = q * p + rank;
-    while (wk.j < n && wk.cluster < target) wk.next();
-    bool mine = wk.cluster == target && wk.j <= n && wk.j >= 1;
-    while (mine) {
-      const int j = wk.j, b1 = wk.b1, bn = wk.bn, nb = bn - b1 + 1;
+    SteinWalk wk(n, d, e, w);
+    for (int j = rank + 1; j <= n; j += p) {
+      while (wk.j < j) wk.next();
+      const int b1 = wk.b1, nb = wk.bn - b1 + 1;
       for (int i = 1; i <= n; ++i)
-        if (i < b1 || i > bn) z(i, j) = 0.0;
+        if (i < b1 || i > wk.bn) z(i, j) = 0.0;
       if (nb == 1) {
         z(b1, j) = 1.0;
-      } else if (!stein_vector<kAhead>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm,
-                                       j, wk.g0, Mat1<double>{&z(b1, 1), z.rs, z.cs}, s)) {
-        ++fails;
+      } else if (!stein_twisted(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, wk.gap(),
+                                wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, s) &&
+                 wk.alone()) {
+        ++own;
       }
-      if (j == n) break;
-      wk.next();
-      mine = wk.cluster == target;
+    }
+    while (wk.j < n) wk.next();
+    multi = wk.multi;
+  }
+  // A member's rejected vectors alone in their clusters.
+  if (own > 0) {
+    SteinWalk wk(n, d, e, w);
+    for (int j = rank + 1; j <= n; j += p) {
+      while (wk.j < j) wk.next();
+      if (wk.alone() && rejected(wk) && !dstein(wk)) ++fails;
+    }
+  }
+  // Clusters of two or more (every member counted them): round q, the (q p + rank + 1)-th, all its
+  // vectors again in order if any was rejected. Their columns were other members' until the sync.
+  if (multi > 0) {
+    t.sync();
+    SteinWalk wk(n, d, e, w);
+    for (int target = rank + 1; target <= multi; target += p) {
+      while (wk.multi < target || wk.g0 != wk.j) wk.next();
+      const SteinWalk first = wk;
+      bool redo = rejected(wk);
+      while (!wk.last()) {
+        wk.next();
+        redo = redo || rejected(wk);
+      }
+      if (!redo) continue;
+      wk = first;
+      for (;;) {
+        if (!dstein(wk)) ++fails;
+        if (wk.last()) break;
+        wk.next();
+      }
     }
   }
   const int total = (int)t.sum((double)fails);
