@@ -1,13 +1,15 @@
-// The core's inverse iteration (compat/core/stein.hpp, LAPACK's dstein; the GPU's small-n zheev
-// finds its vectors with it) on the CPU, judged as TESTING/EIG judges LAPACK:
+// The core's inverse iteration (compat/core/stein.hpp: twisted vectors, and LAPACK's dstein
+// where they are rejected; the GPU's zheev finds its vectors with it) on the CPU, judged as
+// TESTING/EIG judges LAPACK:
 //  1. Tridiagonals (random, clustered, graded, glued Wilkinson, split, tiny, huge, constant, zero,
 //     and spectra whose gaps sit just above and below dstein's reorthogonalization threshold
 //     1e-3 ||T||), eigenvalues on each block by bisection (stebz_stein) and by dsterf (stebz_sterf,
-//     then stein_all): within 2 * 60 n ulp ||T||_1 of LAPACKE_dsterf's, residual
-//     ||T Z - Z L||_1 / (n ulp ||T||_1) < 60 and orthogonality ||Z^T Z - I||_1 / (n ulp) < 60
-//     (dstt21's ratios, the Hermitian threshold); stein_all loading its back substitution's rows two
-//     and three ahead gives vectors bitwise the same as one ahead, and teams of 2, 5 and 32
-//     members (host threads) bitwise the same as a team of one (the clusters dealt among them).
+//     then stein_all, and stein_all with dstein's iteration for every vector): within
+//     2 * 60 n ulp ||T||_1 of LAPACKE_dsterf's, residual ||T Z - Z L||_1 / (n ulp ||T||_1) < 60 and
+//     orthogonality ||Z^T Z - I||_1 / (n ulp) < 60 (dstt21's ratios, the Hermitian threshold);
+//     stein_all loading dstein's back substitution's rows two and three ahead, and the twisted
+//     vectors' operands four ahead, gives vectors bitwise the same as one ahead, and teams of 2, 5
+//     and 32 members (host threads) bitwise the same as a team of one (the vectors dealt among them).
 //  2. core::heev with kHeevInverse (bisection, inverse iteration, then Q Z), and the GPU's stages
 //     composed from the core (heev_start, stebz_sterf, heev_inverse_vectors; with jobz N bitwise
 //     the same values), on every Hermitian kind of the conformance suite, uplo L and U:
@@ -91,7 +93,7 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
       for (int rep = 0; rep < (h.quick ? 1 : 3); ++rep) {
         std::vector<double> d, e;
         make_tridiagonal(h, kind, n, d, e);
-        for (int method = 0; method < 2; ++method) {
+        for (int method = 0; method < 3; ++method) {
           std::vector<double> wb(n, NAN), zb((size_t)n * std::max(n, 1), NAN);
           std::vector<double> scratch(core::stein_member_work(n) + 1);  // >= n: stebz_sterf's too
           std::vector<int> order(n, -1);
@@ -102,16 +104,20 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
           int info = 0;
           if (method == 0) {
             info = core::stebz_stein(core::TeamOne{}, n, dv, ev, wv, zv, ov, scratch.data());
+          } else if (method == 2) {  // dstein's iteration for every vector, as the GPU's teams
+            core::stebz_sterf(n, dv, ev, wv, ov, core::Vec1<double>{scratch.data(), 1});
+            info = core::stein_all<1, 0>(core::TeamOne{}, n, dv, ev, wv, zv, scratch.data());
           } else {
             core::stebz_sterf(n, dv, ev, wv, ov, core::Vec1<double>{scratch.data(), 1});
             info = core::stein_all(core::TeamOne{}, n, dv, ev, wv, zv, scratch.data());
             // The back substitution's look-ahead (the GPU takes two rows after its register
             // reduction) only moves loads: the vectors must be bitwise the same.
-            for (int ahead : {2, 3}) {
+            for (int ahead : {2, 3, 4}) {
               std::vector<double> za((size_t)n * std::max(n, 1), NAN), sa(scratch.size());
               const core::Mat1<double> zav{za.data(), 1, n};
-              const int ia = ahead == 2 ? core::stein_all<2>(core::TeamOne{}, n, dv, ev, wv, zav, sa.data())
-                                        : core::stein_all<3>(core::TeamOne{}, n, dv, ev, wv, zav, sa.data());
+              const int ia = ahead == 2   ? core::stein_all<2>(core::TeamOne{}, n, dv, ev, wv, zav, sa.data())
+                             : ahead == 3 ? core::stein_all<3>(core::TeamOne{}, n, dv, ev, wv, zav, sa.data())
+                                          : core::stein_all<2, 4>(core::TeamOne{}, n, dv, ev, wv, zav, sa.data());
               h.expect(ia == info && std::memcmp(za.data(), zb.data(), sizeof(double) * za.size()) == 0,
                        "tridiagonal n=%d %s rep %d: stein_all with %d rows ahead differs from one ahead", n,
                        tridiagonal_kind_name(kind), rep, ahead);
@@ -132,8 +138,8 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
             for (int i = 0; i < n; ++i) z[i + (size_t)j * n] = zb[i + (size_t)(order[j] - 1) * n];
           }
           char c[112];
-          std::snprintf(c, sizeof c, "tridiagonal n=%d %s rep %d, values by %s", n, tridiagonal_kind_name(kind), rep,
-                        method ? "dsterf" : "bisection");
+          std::snprintf(c, sizeof c, "tridiagonal n=%d %s rep %d, values by %s%s", n, tridiagonal_kind_name(kind), rep,
+                        method ? "dsterf" : "bisection", method == 2 ? ", vectors by dstein alone" : "");
           h.expect(d == d0 && e == e0, "%s: T changed", c);
           h.expect(info == 0, "%s: info %d", c, info);
           const double tn = tridiagonal_norm1(n, d, e, unfl);

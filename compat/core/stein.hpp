@@ -221,10 +221,8 @@ SGPU_HD bool stein_vector(int n, Vec1<double> d, Vec1<double> e, double xj, doub
 }
 
 // A twisted vector is kept where its residual is below kTwistTol eps ||z|| min(||T||, n gap)
-// (above); kTwistAhead: rows whose operands its passes load ahead of the row they compute (each
-// pass is a chain of short dependent steps, and the operands may lie in global memory).
+// (above).
 constexpr double kTwistTol = 16.0;
-constexpr int kTwistAhead = 4;
 
 // kAhead rows of a pass's operands in flight: row t's are loaded when row t - kAhead is computed,
 // so that the loads never wait behind the pass's own stores (which the compiler cannot prove
@@ -253,6 +251,9 @@ struct TwistRow {
 // leaves it). tnorm: ||T||_1; gap: the distance from x to T's nearest other eigenvalue; pivmin: the
 // least pivot magnitude (dstebz's safmin max(1, max e_i^2)). The D+ and D- pivots go to the
 // scratch's u and v. Returns false (y[1] then NaN) where the residual test rejects the vector.
+// kTwistAhead: rows whose operands each pass loads ahead of the row it computes (each pass is a
+// chain of short dependent steps; it pays where the operands lie in global memory).
+template <int kTwistAhead = 1>
 SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, double tnorm, double gap, double pivmin,
                            Vec1<double> y, const SteinScratch& s) {
   const double rt = 1.0 / tnorm;
@@ -540,8 +541,9 @@ SGPU_HD void stebz_sterf(int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, 
 // doubles. Returns the number of eigenvectors whose iteration did not reach its norm (dstein's
 // info); each is still stored. Every vector is the same whichever member computes it. Finite input
 // assumed, scaled as bisect_all needs. kAhead: dstein's back substitution's rows loaded ahead
-// (stein_solve).
-template <int kAhead = 1, class Team>
+// (stein_solve); kTwistAhead: the twisted vectors' (stein_twisted), or 0: dstein's iteration for
+// every vector.
+template <int kAhead = 1, int kTwistAhead = 1, class Team>
 SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
                       double* scratch) {
   const int p = t.step(), rank = t.first(0);
@@ -565,13 +567,16 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
       const int b1 = wk.b1, nb = wk.bn - b1 + 1;
       for (int i = 1; i <= n; ++i)
         if (i < b1 || i > wk.bn) z(i, j) = 0.0;
-      if (nb == 1) {
+      bool done = nb == 1;
+      if (done) {
         z(b1, j) = 1.0;
-      } else if (!stein_twisted(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, wk.gap(),
-                                wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, s) &&
-                 wk.alone()) {
-        ++own;
+      } else if constexpr (kTwistAhead > 0) {
+        done = stein_twisted<kTwistAhead>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm,
+                                          wk.gap(), wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, s);
+      } else {
+        z(b1, j) = NAN;
       }
+      if (!done && wk.alone()) ++own;
     }
     while (wk.j < n) wk.next();
     multi = wk.multi;

@@ -895,7 +895,8 @@ __device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s,
       order[i + 1] = (int)vals[n + i];
     }
     __syncthreads();
-    if (wantz) info = core::stein_all<tuning::kHeevSteinAheadRec>(t, n, d, er, Vec1<double>{wu, 1}, z, scratch);
+    if (wantz) info = core::stein_all<tuning::kHeevSteinAheadRec, tuning::kHeevTwistAheadRec>(t, n, d, er, Vec1<double>{wu, 1}, z,
+                                                                                     scratch);
   } else if (wantz) {
     // One eigenvalue a thread at a time (K = 1): the block's threads (128 up to n = 64, then 256)
     // are about as many as the eigenvalues, and a second one side by side would be a dead count.
