@@ -211,14 +211,14 @@ constexpr int kHeevSteinMaxN = 512;
 // one row ahead -> two: 15258 x 64 21.16 -> 20.94, 27126 x 48 19.75 -> 19.56, 57392 x 33 23.8 ->
 // 23.6. Elsewhere one row (core's default): two took 953 x 256 53.1 -> 67.4, 238 x 512 88.5 -> 100.6.
 constexpr int kHeevSteinAheadRec = 2;
-// Inverse iteration's twisted vectors (core::stein_all's kTwistAhead: rows of their operands
-// loaded ahead, 0 for dstein's iteration alone): after the register reduction (the scratch in
-// global memory), and in the teams' kernels at 9-32 (shared memory). H100, whole calls, jobz V, ms,
-// dstein -> twisted: 128 x 3814 32.4 -> 29.9, 96 x 6781 29.7 -> 26.1, 64 x 15258 20.5 -> 18.7,
-// 256 x 953 55.9 -> 50.3, 512 x 238 95.7 -> 87.0; but in the teams 16 x 244140 11.29 -> 12.09,
-// 32 x 61035 18.17 -> 19.15.
-constexpr int kHeevTwistAheadRec = 4;
-constexpr int kHeevTwistTeam = 0;
+// Inverse iteration's twisted vectors (core::stein_all) on the block path from this order, and
+// in the teams' kernels (at 9-32) if kHeevTwistTeam; elsewhere dstein's iteration alone. H100,
+// whole calls, jobz V, ms, dstein -> twisted: 128 x 3814 32.6 -> 29.8, 96 x 6781 29.7 -> 26.1,
+// 64 x 15258 20.5 -> 18.7, 256 x 953 55.9 -> 50.2, 512 x 238 95.5 -> 86.9 (their operands four
+// rows ahead instead of one: the same); but 48 x 27126 19.9 -> 24.3, 33 x 57392 23.1 -> 27.8, and
+// in the teams 16 x 244140 11.29 -> 12.09, 32 x 61035 18.17 -> 19.15.
+constexpr int kHeevTwistMinN = 64;
+constexpr bool kHeevTwistTeam = false;
 // Phase 2 (divide and conquer): merge products tiled through shared memory from this many rows
 // (the plain loop took 70% of the top merge at n = 512).
 constexpr int kHeevTiledMinN = 64;

@@ -422,7 +422,6 @@ struct SteinWalk {
   int n;
   Vec1<double> d, e, w;
   int j = 0, b1 = 1, bn = 0, cluster = -1, g0 = 1;  // g0: the first eigenvalue of j's cluster
-  int multi = 0;  // clusters of two or more eigenvalues begun up to j
   double onenrm = 0.0, xj = 0.0, pivmin = 0.0;  // pivmin: the block's safmin max(1, max e_i^2)
   SGPU_HD SteinWalk(int n_, Vec1<double> d_, Vec1<double> e_, Vec1<double> w_) : n(n_), d(d_), e(e_), w(w_) {}
   SGPU_HD void next() {
@@ -448,7 +447,6 @@ struct SteinWalk {
     if (j == b1 || fabs(xj - xjm) > 1e-3 * onenrm) {
       ++cluster;
       g0 = j;
-      if (!last()) ++multi;
     }
   }
   // Whether j is the last eigenvalue of its cluster: next() would begin a new one.
@@ -466,6 +464,15 @@ struct SteinWalk {
     if (j > b1) g = w[j] - w[j - 1];
     if (j < bn) g = dmin(g, w[j + 1] - w[j]);
     return g;
+  }
+};
+// A SteinWalk that also counts the clusters of two or more eigenvalues begun up to j.
+struct SteinWalkMulti : SteinWalk {
+  int multi = 0;
+  SGPU_HD SteinWalkMulti(int n_, Vec1<double> d_, Vec1<double> e_, Vec1<double> w_) : SteinWalk(n_, d_, e_, w_) {}
+  SGPU_HD void next() {
+    SteinWalk::next();
+    if (g0 == j && !last()) ++multi;
   }
 };
 
@@ -527,6 +534,51 @@ SGPU_HD void stebz_sterf(int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, 
   sort_order(n, w, order);
 }
 
+// stein_all with dstein's iteration for every vector: whole clusters (a lone eigenvalue its own)
+// dealt to the members in turn, in rounds.
+template <int kAhead, class Team>
+SGPU_HD int stein_all_dstein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
+                      double* scratch) {
+  const int p = t.step(), rank = t.first(0);
+  // Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
+  // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
+  // order, to find its cluster; the walk is O(n) in all).
+  // Only members below n ever own a cluster, so the scratch interleaves min(p, n) of them.
+  const int ps = p < n ? p : n;
+  const SteinScratch s{Vec1<double>{scratch + rank, ps}, Vec1<double>{scratch + (int64_t)n * ps + rank, ps},
+                       Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * ps + rank), 2 * ps}};
+  SteinWalk wk(n, d, e, w);
+  int clusters = 0;
+  {
+    SteinWalk all = wk;
+    while (all.j < n) all.next();
+    clusters = all.cluster + 1;
+  }
+  int fails = 0;
+  for (int q = 0; q * p < clusters; ++q) {
+    const int target = q * p + rank;
+    while (wk.j < n && wk.cluster < target) wk.next();
+    bool mine = wk.cluster == target && wk.j <= n && wk.j >= 1;
+    while (mine) {
+      const int j = wk.j, b1 = wk.b1, bn = wk.bn, nb = bn - b1 + 1;
+      for (int i = 1; i <= n; ++i)
+        if (i < b1 || i > bn) z(i, j) = 0.0;
+      if (nb == 1) {
+        z(b1, j) = 1.0;
+      } else if (!stein_vector<kAhead>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm,
+                                       j, wk.g0, Mat1<double>{&z(b1, 1), z.rs, z.cs}, s)) {
+        ++fails;
+      }
+      if (j == n) break;
+      wk.next();
+      mine = wk.cluster == target;
+    }
+  }
+  const int total = (int)t.sum((double)fails);
+  t.sync();
+  return total;
+}
+
 // The eigenvectors of T (column j of z for w[j], zero outside its block) from eigenvalues already
 // found (w as stebz or stebz_sterf leaves them: each block's ascending at its rows). Eigenvalue j
 // goes to member (j - 1) mod p, which tries the twisted vector (stein_twisted). Where that is
@@ -541,11 +593,12 @@ SGPU_HD void stebz_sterf(int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, 
 // doubles. Returns the number of eigenvectors whose iteration did not reach its norm (dstein's
 // info); each is still stored. Every vector is the same whichever member computes it. Finite input
 // assumed, scaled as bisect_all needs. kAhead: dstein's back substitution's rows loaded ahead
-// (stein_solve); kTwistAhead: the twisted vectors' (stein_twisted), or 0: dstein's iteration for
-// every vector.
+// (stein_solve); kTwistAhead: the twisted vectors' (stein_twisted), or 0: no twisted vectors
+// (stein_all_dstein), as where `twisted` is false.
 template <int kAhead = 1, int kTwistAhead = 1, class Team>
 SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
-                      double* scratch) {
+                      double* scratch, bool twisted = true) {
+  if (kTwistAhead == 0 || !twisted) return stein_all_dstein<kAhead>(t, n, d, e, w, z, scratch);
   const int p = t.step(), rank = t.first(0);
   // Only members below n ever own a vector, so the scratch interleaves min(p, n) of them.
   const int ps = p < n ? p : n;
@@ -561,22 +614,20 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
   int fails = 0, own = 0, multi = 0;
   // Twisted vectors: round q, eigenvalue q p + rank + 1.
   {
-    SteinWalk wk(n, d, e, w);
+    SteinWalkMulti wk(n, d, e, w);
     for (int j = rank + 1; j <= n; j += p) {
       while (wk.j < j) wk.next();
       const int b1 = wk.b1, nb = wk.bn - b1 + 1;
       for (int i = 1; i <= n; ++i)
         if (i < b1 || i > wk.bn) z(i, j) = 0.0;
-      bool done = nb == 1;
-      if (done) {
+      if (nb == 1) {
         z(b1, j) = 1.0;
-      } else if constexpr (kTwistAhead > 0) {
-        done = stein_twisted<kTwistAhead>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm,
-                                          wk.gap(), wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, s);
-      } else {
-        z(b1, j) = NAN;
+      } else if (!stein_twisted<kTwistAhead < 1 ? 1 : kTwistAhead>(nb, Vec1<double>{&d[b1], d.s},
+                                                                    Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, wk.gap(),
+                                                                    wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, s) &&
+                 wk.alone()) {
+        ++own;
       }
-      if (!done && wk.alone()) ++own;
     }
     while (wk.j < n) wk.next();
     multi = wk.multi;
@@ -593,10 +644,10 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
   // vectors again in order if any was rejected. Their columns were other members' until the sync.
   if (multi > 0) {
     t.sync();
-    SteinWalk wk(n, d, e, w);
+    SteinWalkMulti wk(n, d, e, w);
     for (int target = rank + 1; target <= multi; target += p) {
       while (wk.multi < target || wk.g0 != wk.j) wk.next();
-      const SteinWalk first = wk;
+      const SteinWalkMulti first = wk;
       bool redo = rejected(wk);
       while (!wk.last()) {
         wk.next();
@@ -619,12 +670,13 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
 // All eigenvalues and eigenvectors of T (d[1..n], e[1..n-1]) as zheevx finds them (dstebz, then
 // dstein): the eigenvalues by stebz (into w, their ascending order in order), the vectors by
 // stein_all: the i-th smallest eigenvalue is w[order[i]], its vector z(:, order[i]). Returns
-// stein_all's count. Finite input assumed, scaled as bisect_all needs. K as stebz's.
+// stein_all's count (twisted: as stein_all's). Finite input assumed, scaled as bisect_all needs. K
+// as stebz's.
 template <int K = 2, class Team>
 SGPU_HD int stebz_stein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
-                        Vec1<int> order, double* scratch) {
+                        Vec1<int> order, double* scratch, bool twisted = true) {
   stebz<K>(t, n, d, e, w, order);
-  return stein_all(t, n, d, e, w, z, scratch);
+  return stein_all(t, n, d, e, w, z, scratch, twisted);
 }
 
 }  // namespace SGPU_CORE_ISA

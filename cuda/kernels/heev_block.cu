@@ -895,12 +895,12 @@ __device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s,
       order[i + 1] = (int)vals[n + i];
     }
     __syncthreads();
-    if (wantz) info = core::stein_all<tuning::kHeevSteinAheadRec, tuning::kHeevTwistAheadRec>(t, n, d, er, Vec1<double>{wu, 1}, z,
-                                                                                     scratch);
+    if (wantz) info = core::stein_all<tuning::kHeevSteinAheadRec>(t, n, d, er, Vec1<double>{wu, 1}, z, scratch,
+                                                                  n >= tuning::kHeevTwistMinN);
   } else if (wantz) {
     // One eigenvalue a thread at a time (K = 1): the block's threads (128 up to n = 64, then 256)
     // are about as many as the eigenvalues, and a second one side by side would be a dead count.
-    info = core::stebz_stein<1>(t, n, d, er, Vec1<double>{wu, 1}, z, order, scratch);
+    info = core::stebz_stein<1>(t, n, d, er, Vec1<double>{wu, 1}, z, order, scratch, n >= tuning::kHeevTwistMinN);
   } else {
     core::stebz<1>(t, n, d, er, Vec1<double>{wu, 1}, order);
   }
