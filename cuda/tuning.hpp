@@ -160,7 +160,8 @@ constexpr int kHeevSmallN = 64;
 // iteration, a thread an eigenvector, and forms X): one per eigenvector up to 64 (two above), so that no warp
 // idles at its barriers; Z in shared memory (shape_of plans 4 blocks an SM; at 33-48 more fit).
 // H200, Z by rows: 64 V 23.3 ms; 8 blocks an SM with Z in global memory 23.8; 128 threads, Z by
-// columns 25.1.
+// columns 25.1. With the twisted vectors (H100, ms, 64 -> 32 / 96 threads): 128 x 3814 V 29.9 ->
+// 30.2 / 31.1, 96 x 6781 26.1 -> 26.3 / 26.8, 64 x 15258 18.7 -> 19.9 / 19.9.
 constexpr int kHeevThreadsStein = 64;
 // Phase 1 up to n = 128: the matrix in the registers of TR x TC threads (kernels/
 // heev_reg_reduce.cu), blocks_per_sm bounding the registers, and above 64 (the full matrix is the
