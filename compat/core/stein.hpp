@@ -6,13 +6,14 @@
 // take whole clusters each and need no synchronization until the end: the QL/QR chain (dsteqr)
 // runs n^2 dependent rotations through one member instead (docs/tuning.md, "zheev, small orders").
 //
-// Each eigenvector is first tried from one twisted factorization of T - x I (the method of
-// dstemr's dlar1v, applied to T itself: the D+ and D- recurrences, the twist index r where
-// |gamma_r| is least, z by products outward from z_r = 1), about one solve's work instead of
-// dstein's three or more. It is kept only if its residual, recomputed against T, is below
-// kTwistTol eps ||z|| min(||T||, n gap), so that its angle to the true eigenvector stays within
-// kTwistTol n eps (gap: the distance to the nearest other eigenvalue of the block); otherwise
-// dstein's iteration finds that vector, and the rest of its cluster, as dstein would.
+// stein_all (unless told otherwise) tries each eigenvector first from one twisted factorization of
+// T - x I (stein_twisted: the method of dstemr's dlar1v, applied to T itself: the D+ and D-
+// recurrences, the twist index r where |gamma_r| is least, z by products outward from z_r = 1),
+// about one solve's work instead of dstein's three or more. It is kept only if its residual,
+// recomputed against T, is below kTwistTol eps ||z|| min(||T||, n gap), so that its angle to the
+// true eigenvector stays within kTwistTol n eps (gap: the distance to the nearest other eigenvalue
+// of the block); otherwise dstein's iteration finds that vector, and the rest of its cluster, as
+// dstein would.
 //
 // Where this differs from dstein, and why:
 // - The start vector of eigenvector j is a hash of (j, i) in [-1, 1) instead of dlarnv's stream,
@@ -257,8 +258,8 @@ template <int kTwistAhead = 1>
 SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, double tnorm, double gap, double pivmin,
                            Vec1<double> y, const SteinScratch& s) {
   const double rt = 1.0 / tnorm;
-  int r = 1;
-  double zz = 1.0, top = 1.0;
+  int r = 1;                   // the twist
+  double zz = 1.0, top = 1.0;  // ||z||^2, z's first largest entry
   // z's rows above and below r: row k = r - 1 - t (e_k, D+_k, d_{k+1}) and row k = r + 1 + t
   // (e_{k-1}, D-_k, d_{k-1}).
   const auto load_up = [&](int t) {
@@ -277,113 +278,109 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
     q.c = d[k - 1];
     return q;
   };
+  // T - x I = L+ D+ L+^T = U- D- U-^T: both recurrences side by side (rows k and n + 1 - k), two
+  // independent chains of divisions; dlar1v's guard replaces a pivot below pivmin by -pivmin.
   {
-    // T - x I = L+ D+ L+^T = U- D- U-^T: both recurrences side by side (rows k and n + 1 - k), two
-    // independent chains of divisions; dlar1v's guard replaces a pivot below pivmin by -pivmin.
-    {
-      const auto load = [&](int t) {
-        const int k = t + 1, l = n - t;
-        TwistRow q;
-        q.a = d[k];
-        q.b = d[l];
-        if (k > 1) {
-          q.c = e[k - 1];
-          q.f = e[l];
-        }
-        return q;
-      };
-      TwistPipe<TwistRow, kTwistAhead> pipe(load, n);
-      double dp = 1.0, dm = 1.0;
-      for (int k = 1; k <= n; ++k) {
-        const TwistRow c = pipe.next(load, k - 1, n);
-        double p = c.a - x, m = c.b - x;
-        if (k > 1) {
-          p -= stein_div(c.c * c.c, dp);
-          m -= stein_div(c.f * c.f, dm);
-        }
-        dp = fabs(p) < pivmin ? -pivmin : p;
-        dm = fabs(m) < pivmin ? -pivmin : m;
-        s.u[k] = dp;
-        s.v[n + 1 - k] = dm;
+    const auto load = [&](int t) {
+      const int k = t + 1, l = n - t;
+      TwistRow q;
+      q.a = d[k];
+      q.b = d[l];
+      if (k > 1) {
+        q.c = e[k - 1];
+        q.f = e[l];
+      }
+      return q;
+    };
+    TwistPipe<TwistRow, kTwistAhead> pipe(load, n);
+    double dp = 1.0, dm = 1.0;
+    for (int k = 1; k <= n; ++k) {
+      const TwistRow c = pipe.next(load, k - 1, n);
+      double p = c.a - x, m = c.b - x;
+      if (k > 1) {
+        p -= stein_div(c.c * c.c, dp);
+        m -= stein_div(c.f * c.f, dm);
+      }
+      dp = fabs(p) < pivmin ? -pivmin : p;
+      dm = fabs(m) < pivmin ? -pivmin : m;
+      s.u[k] = dp;
+      s.v[n + 1 - k] = dm;
+    }
+  }
+  // The twist r: least |gamma_k|, gamma_k = D+_k + D-_k - (d_k - x).
+  {
+    double gmin = fabs(s.u[1] + s.v[1] - (d[1] - x));
+    for (int k = 2; k <= n; ++k) {
+      const double g = fabs(s.u[k] + s.v[k] - (d[k] - x));
+      if (g < gmin) {
+        gmin = g;
+        r = k;
       }
     }
-    // The twist r: least |gamma_k|, gamma_k = D+_k + D-_k - (d_k - x).
-    r = 1;
-    {
-      double gmin = fabs(s.u[1] + s.v[1] - (d[1] - x));
-      for (int k = 2; k <= n; ++k) {
-        const double g = fabs(s.u[k] + s.v[k] - (d[k] - x));
-        if (g < gmin) {
-          gmin = g;
-          r = k;
-        }
+  }
+  // z_r = 1, z_k = -(e_k / D+_k) z_{k+1} above r, z_k = -(e_{k-1} / D-_k) z_{k-1} below: ||z||^2,
+  // the first largest entry, and the residual ||(T - x I) z|| / ||T|| row by row from registers.
+  // The products are formed again when y is written (the same operations, so the same z).
+  double big = 1.0, res2 = 0.0, zup = 0.0, zdn = 0.0;
+  if (r > 1) {
+    TwistPipe<TwistRow, kTwistAhead> pipe(load_up, r - 1);
+    double z1 = 1.0, z2 = 0.0, e1 = 0.0;  // z_{k+1}, z_{k+2}, e_{k+1}
+    for (int k = r - 1; k >= 1; --k) {
+      const TwistRow c = pipe.next(load_up, r - 1 - k, r - 1);
+      const double zk = -stein_div(c.a, c.b) * z1;
+      if (k < r - 1) {
+        const double q = (c.a * zk + (c.c - x) * z1 + e1 * z2) * rt;  // row k + 1
+        res2 += q * q;
+      } else {
+        zup = zk;
       }
-    }
-    // z_r = 1, z_k = -(e_k / D+_k) z_{k+1} above r, z_k = -(e_{k-1} / D-_k) z_{k-1} below: ||z||^2,
-    // the first largest entry, and the residual ||(T - x I) z|| / ||T|| row by row from registers.
-    // The products are formed again when y is written (the same operations, so the same z).
-    double big = 1.0, res2 = 0.0, zup = 0.0, zdn = 0.0;
-    zz = 1.0;
-    top = 1.0;
-    if (r > 1) {
-      TwistPipe<TwistRow, kTwistAhead> pipe(load_up, r - 1);
-      double z1 = 1.0, z2 = 0.0, e1 = 0.0;  // z_{k+1}, z_{k+2}, e_{k+1}
-      for (int k = r - 1; k >= 1; --k) {
-        const TwistRow c = pipe.next(load_up, r - 1 - k, r - 1);
-        const double zk = -stein_div(c.a, c.b) * z1;
-        if (k < r - 1) {
-          const double q = (c.a * zk + (c.c - x) * z1 + e1 * z2) * rt;  // row k + 1
-          res2 += q * q;
-        } else {
-          zup = zk;
-        }
-        zz += zk * zk;
-        if (fabs(zk) >= big) {
-          big = fabs(zk);
-          top = zk;
-        }
-        z2 = z1;
-        z1 = zk;
-        e1 = c.a;
+      zz += zk * zk;
+      if (fabs(zk) >= big) {
+        big = fabs(zk);
+        top = zk;
       }
-      const double q = ((d[1] - x) * z1 + e[1] * z2) * rt;  // row 1
-      res2 += q * q;
+      z2 = z1;
+      z1 = zk;
+      e1 = c.a;
     }
-    if (r < n) {
-      TwistPipe<TwistRow, kTwistAhead> pipe(load_dn, n - r);
-      double z1 = 1.0, z2 = 0.0, e1 = 0.0;  // z_{k-1}, z_{k-2}, e_{k-2}
-      for (int k = r + 1; k <= n; ++k) {
-        const TwistRow c = pipe.next(load_dn, k - r - 1, n - r);
-        const double zk = -stein_div(c.a, c.b) * z1;
-        if (k > r + 1) {
-          const double q = (e1 * z2 + (c.c - x) * z1 + c.a * zk) * rt;  // row k - 1
-          res2 += q * q;
-        } else {
-          zdn = zk;
-        }
-        zz += zk * zk;
-        if (fabs(zk) > big) {
-          big = fabs(zk);
-          top = zk;
-        }
-        z2 = z1;
-        z1 = zk;
-        e1 = c.a;
+    const double q = ((d[1] - x) * z1 + e[1] * z2) * rt;  // row 1
+    res2 += q * q;
+  }
+  if (r < n) {
+    TwistPipe<TwistRow, kTwistAhead> pipe(load_dn, n - r);
+    double z1 = 1.0, z2 = 0.0, e1 = 0.0;  // z_{k-1}, z_{k-2}, e_{k-2}
+    for (int k = r + 1; k <= n; ++k) {
+      const TwistRow c = pipe.next(load_dn, k - r - 1, n - r);
+      const double zk = -stein_div(c.a, c.b) * z1;
+      if (k > r + 1) {
+        const double q = (e1 * z2 + (c.c - x) * z1 + c.a * zk) * rt;  // row k - 1
+        res2 += q * q;
+      } else {
+        zdn = zk;
       }
-      const double q = (e[n - 1] * z2 + (d[n] - x) * z1) * rt;  // row n
-      res2 += q * q;
+      zz += zk * zk;
+      if (fabs(zk) > big) {
+        big = fabs(zk);
+        top = zk;
+      }
+      z2 = z1;
+      z1 = zk;
+      e1 = c.a;
     }
-    double qr = d[r] - x;  // row r: gamma_r as formed
-    if (r > 1) qr += e[r - 1] * zup;
-    if (r < n) qr += e[r] * zdn;
-    res2 += (qr * rt) * (qr * rt);
-    // The residual's floor is about eps ||T|| ||z|| (rounding in the pivots, and bisection's own
-    // error in x), so the test rejects mostly vectors of eigenvalues within about kTwistTol / n
-    // ||T|| of another one, whose angle that floor could spoil.
-    if (!(zz <= 1.7976931348623157e308 && sqrt(res2) < kTwistTol * Mach::eps * sqrt(zz) * dmin(1.0, n * gap * rt))) {
-      y[1] = NAN;
-      return false;
-    }
+    const double q = (e[n - 1] * z2 + (d[n] - x) * z1) * rt;  // row n
+    res2 += q * q;
+  }
+  double qr = d[r] - x;  // row r: gamma_r as formed
+  if (r > 1) qr += e[r - 1] * zup;
+  if (r < n) qr += e[r] * zdn;
+  res2 += (qr * rt) * (qr * rt);
+  // The residual's floor is about eps ||T|| ||z|| (rounding in the pivots, and bisection's own
+  // error in x), so the test rejects mostly vectors of eigenvalues within about kTwistTol / n
+  // ||T|| of another one, whose angle that floor could spoil.
+  const double bound = kTwistTol * Mach::eps * sqrt(zz) * dmin(1.0, n * gap * rt);
+  if (!(zz <= 1.7976931348623157e308 && sqrt(res2) < bound)) {
+    y[1] = NAN;
+    return false;
   }
   // y = z / ||z||_2, its first largest entry positive (dstein's dnrm2 and idamax).
   const double scl = copysign(1.0 / sqrt(zz), top);
@@ -537,8 +534,8 @@ SGPU_HD void stebz_sterf(int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, 
 // stein_all with dstein's iteration for every vector: whole clusters (a lone eigenvalue its own)
 // dealt to the members in turn, in rounds.
 template <int kAhead, class Team>
-SGPU_HD int stein_all_dstein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
-                      double* scratch) {
+SGPU_HD int stein_all_dstein(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w,
+                             Mat1<double> z, double* scratch) {
   const int p = t.step(), rank = t.first(0);
   // Clusters are dealt to the members in turn, and taken in rounds: in round q, member m
   // computes cluster q p + m, all members side by side (a member walks the shifts on its own, in
@@ -599,6 +596,7 @@ template <int kAhead = 1, int kTwistAhead = 1, class Team>
 SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
                       double* scratch, bool twisted = true) {
   if (kTwistAhead == 0 || !twisted) return stein_all_dstein<kAhead>(t, n, d, e, w, z, scratch);
+  constexpr int kAheadT = kTwistAhead < 1 ? 1 : kTwistAhead;  // instantiated, never run, where 0
   const int p = t.step(), rank = t.first(0);
   // Only members below n ever own a vector, so the scratch interleaves min(p, n) of them.
   const int ps = p < n ? p : n;
@@ -622,9 +620,8 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
         if (i < b1 || i > wk.bn) z(i, j) = 0.0;
       if (nb == 1) {
         z(b1, j) = 1.0;
-      } else if (!stein_twisted<kTwistAhead < 1 ? 1 : kTwistAhead>(nb, Vec1<double>{&d[b1], d.s},
-                                                                    Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, wk.gap(),
-                                                                    wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, s) &&
+      } else if (!stein_twisted<kAheadT>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm,
+                                         wk.gap(), wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, s) &&
                  wk.alone()) {
         ++own;
       }

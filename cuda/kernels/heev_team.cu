@@ -158,8 +158,8 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock) k_heev_team(const Args
           const Vec1<double> d{work, 1}, er{work + n, 1}, cw{work + 2 * n, 1};
           const Vec1<int> order{reinterpret_cast<int*>(work + 3 * (int64_t)n), 1};
           const Mat1<double> z{work + 10 * (int64_t)n, 1, core::heev_ldz(n)};
-          r = core::stein_all<1, tuning::kHeevTwistTeam ? 1 : 0>(t, n, d, er, cw, z,
-                                                                 work + 10 * (int64_t)n + (int64_t)n * core::heev_ldz(n));
+          double* scratch = work + 10 * (int64_t)n + (int64_t)n * core::heev_ldz(n);
+          r = core::stein_all<1, tuning::kHeevTwistTeam ? 1 : 0>(t, n, d, er, cw, z, scratch);
           double* zb = g.zg + (b0 + team) * (int64_t)n * n;
           for (int c = 1; c <= n; ++c) {
             const int oc = order[c];
