@@ -175,9 +175,10 @@ SGPU_HD int heev_start(const Team& t, bool wantz, bool uplo_lower, int n, Mat1<z
 
 // heev's inverse iteration after the eigenvalues: with Q in a (phase-scaled), T in work's d and
 // er, its eigenvalues as stebz leaves them in cw and their order in sw's room (work + 3 n, ints),
-// the real Z by inverse iteration (stein_all), then A = Q Z row by row, the columns taken in that
-// order: each member keeps its row of Q in its stein scratch (free again by then); d gets the
-// eigenvalues ascending. Returns stein_all's count of vectors that did not converge.
+// the real Z by inverse iteration (stein_all with dstein's iteration for every vector, as the GPU's
+// teams take it), then A = Q Z row by row, the columns taken in that order: each member keeps its
+// row of Q in its stein scratch (free again by then); d gets the eigenvalues ascending. Returns
+// stein_all's count of vectors that did not converge.
 template <class Team>
 SGPU_HD int heev_inverse_vectors(const Team& t, int n, Mat1<zc> a, double* work) {
   const Vec1<double> d{work, 1}, er{work + n, 1}, cw{work + 2 * n, 1};
@@ -185,7 +186,7 @@ SGPU_HD int heev_inverse_vectors(const Team& t, int n, Mat1<zc> a, double* work)
   const int p = t.step(), rank = t.first(0);
   const Mat1<double> z{work + 10 * (int64_t)n, 1, heev_ldz(n)};
   double* scratch = work + 10 * (int64_t)n + (int64_t)n * heev_ldz(n);
-  const int info = stein_all(t, n, d, er, cw, z, scratch);
+  const int info = stein_all<1, 0>(t, n, d, er, cw, z, scratch);
   const Vec1<double> row{scratch + rank, p};  // re and im of Q(r, k) at 2k - 1 and 2k
   for (int r = t.first(1); r <= n; r += p) {
     for (int k = 1; k <= n; ++k) {
