@@ -156,6 +156,8 @@ int main(int argc, char** argv) {
             {"32x16, 1 an SM, 4 of 8 column blocks shared", run<32, 16, 4, 8, 1, 4>},
             {"32x16, 1 an SM, 5 of 8 shared", run<32, 16, 4, 8, 1, 5>},
             {"32x16, 1 an SM, 6 of 8 shared", run<32, 16, 4, 8, 1, 6>},
+            {"64x8, 1 an SM, 10 of 16 shared", run<64, 8, 2, 16, 1, 10>},
+            {"64x8, 1 an SM, 12 of 16 shared", run<64, 8, 2, 16, 1, 12>},
             {"16x32, 1 an SM, 2 of 4 shared", run<16, 32, 8, 4, 1, 2>},
             {"16x16, 1 an SM, 5 of 8 shared", run<16, 16, 8, 8, 1, 5>},
             {"16x16, 1 an SM, 6 of 8 shared", run<16, 16, 8, 8, 1, 6>},
@@ -168,6 +170,8 @@ int main(int argc, char** argv) {
             {"16x8, 2 an SM, 8 of 12 shared", run<16, 8, 6, 12, 2, 8>}};
   else
     cfgs = {{"16x16, 2 an SM", run<16, 16, 4, 4, 2>}, {"16x8, 4 an SM", run<16, 8, 4, 8, 4>},
+            {"16x8, 4 an SM, 2 of 8 shared", run<16, 8, 4, 8, 4, 2>},
+            {"16x8, 4 an SM, 4 of 8 shared", run<16, 8, 4, 8, 4, 4>},
             {"16x8, 3 an SM", run<16, 8, 4, 8, 3>}, {"8x16, 4 an SM", run<8, 16, 8, 4, 4>},
             {"8x8, 4 an SM", run<8, 8, 8, 8, 4>}, {"8x8, 3 an SM", run<8, 8, 8, 8, 3>}};
   for (const Cfg& cfg : cfgs) {

@@ -55,6 +55,12 @@ struct SteinScratch {
   Vec1<double> u, v;
   Vec1<uint32_t> piv;  // word w (1-based) holds rows 32 (w - 1) + 1 .. 32 w
 };
+// Member `rank`'s scratch among ps interleaved ones (element k of member m at
+// scratch[(k - 1) ps + m]; stein_member_work(n) doubles each).
+SGPU_HD SteinScratch stein_member_scratch(double* scratch, int n, int ps, int rank) {
+  return SteinScratch{Vec1<double>{scratch + rank, ps}, Vec1<double>{scratch + (int64_t)n * ps + rank, ps},
+                      Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * ps + rank), 2 * ps}};
+}
 
 // Row k of the back substitution's operands: U's diagonal u_k, the right-hand side y_k, U's first
 // superdiagonal v_k (k < n) and, where row k was interchanged, its second, e_{k+1}.
@@ -419,8 +425,14 @@ struct SteinWalk {
   int n;
   Vec1<double> d, e, w;
   int j = 0, b1 = 1, bn = 0, cluster = -1, g0 = 1;  // g0: the first eigenvalue of j's cluster
-  double onenrm = 0.0, xj = 0.0, pivmin = 0.0;  // pivmin: the block's safmin max(1, max e_i^2)
+  double onenrm = 0.0, xj = 0.0;
   SGPU_HD SteinWalk(int n_, Vec1<double> d_, Vec1<double> e_, Vec1<double> w_) : n(n_), d(d_), e(e_), w(w_) {}
+  // dstein's shift for eigenvalue x after the shift xprev of the same block: at least 10 ulp |x|
+  // above it.
+  SGPU_HD static double pushed(double xprev, double x) {
+    const double pertol = 10.0 * fabs(Mach::ulp * x);
+    return x - xprev < pertol ? xprev + pertol : x;
+  }
   SGPU_HD void next() {
     const double xjm = xj;
     ++j;
@@ -429,31 +441,17 @@ struct SteinWalk {
       for (bn = b1; bn < n && !stein_splits(d, e, bn); ++bn) {
       }
       onenrm = 0.0;
-      double emax = 0.0;
-      for (int i = b1; i <= bn; ++i) {
+      for (int i = b1; i <= bn; ++i)
         onenrm = dmax(onenrm, fabs(d[i]) + (i > b1 ? fabs(e[i - 1]) : 0.0) + (i < bn ? fabs(e[i]) : 0.0));
-        if (i < bn) emax = dmax(emax, fabs(e[i]));
-      }
-      pivmin = Mach::safmin * dmax(1.0, emax * emax);
     }
-    xj = w[j];
-    if (j > b1) {
-      const double pertol = 10.0 * fabs(Mach::ulp * xj);
-      if (xj - xjm < pertol) xj = xjm + pertol;
-    }
+    xj = j > b1 ? pushed(xjm, w[j]) : w[j];
     if (j == b1 || fabs(xj - xjm) > 1e-3 * onenrm) {
       ++cluster;
       g0 = j;
     }
   }
   // Whether j is the last eigenvalue of its cluster: next() would begin a new one.
-  SGPU_HD bool last() const {
-    if (j == bn) return true;
-    double x1 = w[j + 1];
-    const double pertol = 10.0 * fabs(Mach::ulp * x1);
-    if (x1 - xj < pertol) x1 = xj + pertol;
-    return fabs(x1 - xj) > 1e-3 * onenrm;
-  }
+  SGPU_HD bool last() const { return j == bn || fabs(pushed(xj, w[j + 1]) - xj) > 1e-3 * onenrm; }
   SGPU_HD bool alone() const { return g0 == j && last(); }
   // The distance from w[j] to the nearest other eigenvalue of its block.
   SGPU_HD double gap() const {
@@ -463,12 +461,19 @@ struct SteinWalk {
     return g;
   }
 };
-// A SteinWalk that also counts the clusters of two or more eigenvalues begun up to j.
+// The walk of the twisted vectors: a SteinWalk that also counts the clusters of two or more
+// eigenvalues begun up to j, and keeps each block's pivmin (safmin max(1, max e_i^2), dstebz's).
 struct SteinWalkMulti : SteinWalk {
   int multi = 0;
+  double pivmin = 0.0;
   SGPU_HD SteinWalkMulti(int n_, Vec1<double> d_, Vec1<double> e_, Vec1<double> w_) : SteinWalk(n_, d_, e_, w_) {}
   SGPU_HD void next() {
     SteinWalk::next();
+    if (j == b1) {
+      double emax = 0.0;
+      for (int i = b1; i < bn; ++i) emax = dmax(emax, fabs(e[i]));
+      pivmin = Mach::safmin * dmax(1.0, emax * emax);
+    }
     if (g0 == j && !last()) ++multi;
   }
 };
@@ -542,8 +547,7 @@ SGPU_HD int stein_all_dstein(const Team& t, int n, Vec1<double> d, Vec1<double> 
   // order, to find its cluster; the walk is O(n) in all).
   // Only members below n ever own a cluster, so the scratch interleaves min(p, n) of them.
   const int ps = p < n ? p : n;
-  const SteinScratch s{Vec1<double>{scratch + rank, ps}, Vec1<double>{scratch + (int64_t)n * ps + rank, ps},
-                       Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * ps + rank), 2 * ps}};
+  const SteinScratch s = stein_member_scratch(scratch, n, ps, rank);
   SteinWalk wk(n, d, e, w);
   int clusters = 0;
   {
@@ -600,8 +604,7 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
   const int p = t.step(), rank = t.first(0);
   // Only members below n ever own a vector, so the scratch interleaves min(p, n) of them.
   const int ps = p < n ? p : n;
-  const SteinScratch s{Vec1<double>{scratch + rank, ps}, Vec1<double>{scratch + (int64_t)n * ps + rank, ps},
-                       Vec1<uint32_t>{reinterpret_cast<uint32_t*>(scratch + 2 * (int64_t)n * ps + rank), 2 * ps}};
+  const SteinScratch s = stein_member_scratch(scratch, n, ps, rank);
   const auto dstein = [&](const SteinWalk& wk) {
     const int b1 = wk.b1;
     return stein_vector<kAhead>(wk.bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj,

@@ -235,7 +235,8 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
       for (int i = 0; i < RR; ++i) {
         if (TR * i + TR - 1 <= k) continue;
         zc x = rank2(a.get(i, j), vpr[i], wpc, wpr[i], vpc);
-        if (rl + TR * i == c) x.im = 0.0;
+        // Only a tile whose rows and columns overlap holds diagonal elements.
+        if (TR * i < TC * j + TC && TC * j < TR * i + TR && rl + TR * i == c) x.im = 0.0;
         a.set(i, j, x);
         yr[i] = fma_acc(yr[i], x, vc);
       }
