@@ -164,7 +164,7 @@ constexpr int kHeevSmallN = 64;
 // 30.2 / 31.1, 96 x 6781 26.1 -> 26.3 / 26.8, 64 x 15258 18.7 -> 19.9 / 19.9.
 constexpr int kHeevThreadsStein = 64;
 // Phase 1 up to n = 128: the matrix in the registers of TR x TC threads (kernels/
-// heev_reg_reduce.cu), blocks_per_sm bounding the registers, and above 64 (the full matrix is the
+// heev_reg_reduce.cu), blocks_per_sm bounding the registers, and from 64 (the full matrix is the
 // register file's size at 128) each thread's first shared_cols column blocks in shared memory; a
 // row serves the orders up to its n, the last row's n the largest. H200, ms for the reduction
 // alone (bench/heev_reg_reduce_probe.cu, one run): 3814 x 128 32x16 (6 of 8 shared) 15.76 (5 of 8
@@ -172,12 +172,14 @@ constexpr int kHeevThreadsStein = 64;
 // 19.56), 6781 x 96 16x8 two an SM (8 of 12 shared) 13.50 (16x16 two an SM 4 of 6 shared 14.29,
 // 32x16 3 of 6 15.30; block kernel 24.41), 15258 x 64 16x8 8.92 (16x16 10.57, 8x8 12.00; block
 // kernel 12.10), 27126 x 48 16x8 7.61 (8x8 9.32), 38146 x 40 8x8 6.85 (16x8 7.91), 57392 x 33 8x8
-// 7.98 (block kernel 13.40). [SGPU_HEEV_REDUCE]
+// 7.98 (block kernel 13.40). H100, one run: 15258 x 64 16x8 in registers 8.16 (128 registers and
+// 1.9 KB of spills a thread), 2 of 8 shared 8.21, 4 of 8 shared 7.05; 3814 x 128 32x16 6 of 8
+// shared 14.89, 64x8 10 / 12 of 16 shared 15.83 / 16.07. [SGPU_HEEV_REDUCE]
 struct HeevRegReduceRow {
   int n, tr, tc, blocks_per_sm, shared_cols;
 };
 constexpr HeevRegReduceRow kHeevRegReduce[] = {
-    {40, 8, 8, 6, 0}, {48, 16, 8, 4, 0}, {64, 16, 8, 4, 0}, {96, 16, 8, 2, 8}, {128, 32, 16, 1, 6},
+    {40, 8, 8, 6, 0}, {48, 16, 8, 4, 0}, {64, 16, 8, 4, 4}, {96, 16, 8, 2, 8}, {128, 32, 16, 1, 6},
 };
 // Above kHeevSmallN the register reduction only for calls of at least this many matrices (fewer:
 // the block kernel's own phase 1, whose later phases spread a matrix over more threads). H200,

@@ -11,13 +11,14 @@
 //      and puts v, zero above row k + 1, into shared memory, d_k, beta_k and tau_k into the record;
 //   3. every thread applies the pending update to its part of the trailing matrix and sums its
 //      part of y = A v, reduced over the row's lanes by shuffles;
-//   4. every warp forms alph = -(tau / 2)(tau y)^H v: the pending update is then v and
+//   4. every warp forms alph = -(tau / 2)(tau y)^H v = -(|tau|^2 / 2) v^H A v from the warps'
+//      shares of v^H A v (summed in step 3): the pending update is then v and
 //      w = tau y + alph v, w formed where it is used (no barrier to publish it).
 // Three barriers a step; row and column blocks wholly outside the trailing matrix are skipped by a
 // test that is the same for the whole block. Fewer threads a matrix put more matrices in flight,
 // which the steps' chains of dependent reductions need more than threads (tuning.hpp).
-// Where a thread's part outgrows its registers (n > 64: the full matrix is the register file's
-// size at 128), its first CS column blocks (j < CS, the first to leave the trailing matrix) live
+// Where a thread's part outgrows its registers (from n = 64; the full matrix is the register
+// file's size at 128), its first CS column blocks (j < CS, the first to leave the trailing matrix) live
 // in dynamic shared memory, a thread's elements 16 bytes apart across the block (no bank
 // conflicts), so that no step spills to local memory.
 #pragma once
@@ -103,6 +104,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
   __shared__ __align__(16) zc wps[NP];    // the pending w, formed at the end of the step before
   __shared__ zc tau_s;
   __shared__ double red[2][NW];
+  __shared__ double vys[NW];  // the warps' shares of v^H A v at step k
   const int n = g.n, tid = threadIdx.x, rl = tid / TC, cl = tid % TC, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const zc* A = g.A + b * g.sA;
@@ -241,6 +243,9 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
         yr[i] = fma_acc(yr[i], x, vc);
       }
     }
+    // y's rows summed over their lanes, and this warp's share of v^H y = v^H A v (real: A is
+    // Hermitian), a row's term once (every lane of a row holds its whole y_r).
+    double vy = 0.0;
 #pragma unroll
     for (int i = 0; i < RR; ++i) {
       if (TR * i + TR - 1 <= k) continue;
@@ -249,19 +254,18 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
         yr[i].re += __shfl_xor_sync(0xffffffffu, yr[i].re, o);
         yr[i].im += __shfl_xor_sync(0xffffffffu, yr[i].im, o);
       }
+      const zc v = lds(vs[nb][rl + TR * i]);
+      vy = fma(yr[i].re, v.re, fma(yr[i].im, v.im, vy));
       if (cl == 0) sts(ys[nb][rl + TR * i], yr[i]);
     }
+#pragma unroll
+    for (int o = TC; o < 32; o <<= 1) vy += __shfl_xor_sync(0xffffffffu, vy, o);
+    if (lane == 0) vys[tid / 32] = vy;
     __syncthreads();
-    // (4) This step's update becomes the pending one: alph = -(tau / 2)(tau y)^H v, the dot
-    // product in every warp (the same bits in each).
+    // (4) This step's update becomes the pending one: alph = -(tau / 2)(tau y)^H v
+    // = -(|tau|^2 / 2) v^H A v, the warps' shares summed in every warp (the same bits in each).
     const zc tau = tau_s;
-    double dr = 0.0, di = 0.0;
-    for (int r = k + 1 + lane; r < n; r += 32) {
-      const zc x = core::conj(tau * lds(ys[nb][r])) * lds(vs[nb][r]);
-      dr += x.re;
-      di += x.im;
-    }
-    alph_p = (-0.5) * (tau * zc{cuda::warp_sum(dr), cuda::warp_sum(di)});
+    alph_p = zc{-0.5 * (tau.re * tau.re + tau.im * tau.im) * cuda::warp_sum(lane < NW ? vys[lane] : 0.0), 0.0};
     tau_p = tau;
     // The next step's pending w once, for its update (after two barriers): wp(r) there, bit for
     // bit. Column k + 1's threads form theirs before the first barrier.
