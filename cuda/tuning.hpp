@@ -177,7 +177,7 @@ constexpr int kHeevThreadsStein = 64;
 // shared 14.89, 64x8 10 / 12 of 16 shared 15.83 / 16.07. H100, another run: 15258 x 64 0 / 3 / 4 /
 // 5 / 6 of 8 shared 8.21 / 7.77 / 7.12 / 7.03 / 6.96, 27126 x 48 16x8 0 / 1 / 2 of 6 6.95 / 6.77 /
 // 6.96, 38146 x 40 8x8 0 / 1 / 2 of 5 6.54 / 6.43 / 6.21 (those without spills at 40 and 48); the
-// rows below keep 4, 0, 0 until whole calls and the GPU tests have run with them. [SGPU_HEEV_REDUCE]
+// rows below are the ones whole calls and the GPU tests have confirmed. [SGPU_HEEV_REDUCE]
 struct HeevRegReduceRow {
   int n, tr, tc, blocks_per_sm, shared_cols;
 };
