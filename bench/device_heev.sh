@@ -23,14 +23,17 @@ for n in ${BREAKDOWN_N:-}; do
     SGPU_HEEV_PHASES=$p build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/heev_phases.txt"
-# Phase 3 of the block path, jobz V: cuBLAS against the block's own kernel (SGPU_HEEV_APPLY), for
-# the orders in APPLY_N (--small batch).
-# GEMM_NB: the reflectors per cuBLAS pass to try (SGPU_HEEV_GEMM_NB; default the library's).
+# Phase 3 of the block path, jobz V: the block's own kernel, cuBLAS and the library's choice (the
+# tensor cores up to tuning::kHeevMmaApplyMaxN) (SGPU_HEEV_APPLY), for the orders in APPLY_N
+# (--small batch). GEMM_NB: reflectors per cuBLAS pass to try as well (SGPU_HEEV_GEMM_NB).
 for n in ${APPLY_N:-}; do
-  for m in block ${GEMM_NB:-gemm}; do
-    if [ $m = block ]; then env="SGPU_HEEV_APPLY=block"; elif [ $m = gemm ]; then env="SGPU_HEEV_APPLY=gemm";
-    else env="SGPU_HEEV_APPLY=gemm SGPU_HEEV_GEMM_NB=$m"; fi
-    echo "$env n=$n"
+  for m in block cublas default ${GEMM_NB:-}; do
+    case $m in
+      block | cublas) env="SGPU_HEEV_APPLY=$m" ;;
+      default) env="" ;;
+      *) env="SGPU_HEEV_APPLY=cublas SGPU_HEEV_GEMM_NB=$m" ;;
+    esac
+    echo "${env:-default} n=$n"
     env $env build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/heev_apply.txt"

@@ -176,13 +176,14 @@ constexpr int kHeevThreadsStein = 64;
 // 1.9 KB of spills a thread), 2 of 8 shared 8.21, 4 of 8 shared 7.05; 3814 x 128 32x16 6 of 8
 // shared 14.89, 64x8 10 / 12 of 16 shared 15.83 / 16.07. H100, another run: 15258 x 64 0 / 3 / 4 /
 // 5 / 6 of 8 shared 8.21 / 7.77 / 7.12 / 7.03 / 6.96, 27126 x 48 16x8 0 / 1 / 2 of 6 6.95 / 6.77 /
-// 6.96, 38146 x 40 8x8 0 / 1 / 2 of 5 6.54 / 6.43 / 6.21 (those without spills at 40 and 48); the
-// rows below are the ones whole calls and the GPU tests have confirmed. [SGPU_HEEV_REDUCE]
+// 6.96, 38146 x 40 8x8 0 / 1 / 2 of 5 6.54 / 6.43 / 6.21 (those without spills at 40 and 48).
+// Whole calls, jobz N, H100, ms, 0 / 0 / 4 shared -> the rows' 2 / 1 / 6: 40 x 38146 8.50 -> 8.26,
+// 48 x 27126 8.42 -> 8.25, 64 x 15258 8.51 -> 8.42, 49 x 24000 10.58 -> 10.38. [SGPU_HEEV_REDUCE]
 struct HeevRegReduceRow {
   int n, tr, tc, blocks_per_sm, shared_cols;
 };
 constexpr HeevRegReduceRow kHeevRegReduce[] = {
-    {40, 8, 8, 6, 0}, {48, 16, 8, 4, 0}, {64, 16, 8, 4, 4}, {96, 16, 8, 2, 8}, {128, 32, 16, 1, 6},
+    {40, 8, 8, 6, 2}, {48, 16, 8, 4, 1}, {64, 16, 8, 4, 6}, {96, 16, 8, 2, 8}, {128, 32, 16, 1, 6},
 };
 // Above kHeevSmallN the register reduction only for calls of at least this many matrices (fewer:
 // the block kernel's own phase 1, whose later phases spread a matrix over more threads). H200,
@@ -233,13 +234,21 @@ constexpr int kHeevTiledMinN = 64;
 // columns spill registers on sm_90).
 constexpr int kHeevApplyNb = 8;
 constexpr int kHeevApplyRows = 4;
-// Phase 3 by batched ZGEMMs in cuBLAS from this order (the block path's first), kHeevGemmNb
-// reflectors a pass (at most kHeevGemmMaxNb). Whole calls against the block's own kernel, H200,
-// ms: 33 V 49.4 -> 37.7, 44 45.8 -> 32.7, 64 37.4 -> 28.5, 96 47.9 -> 37.6; H100: 7-21% faster at
-// 100-512. [SGPU_HEEV_APPLY, SGPU_HEEV_GEMM_NB]
+// Phase 3 outside the block kernel from this order (the block path's first): on the tensor cores
+// (below) or by batched ZGEMMs in cuBLAS, kHeevGemmNb reflectors a pass (at most kHeevGemmMaxNb).
+// cuBLAS's whole calls against the block's own kernel, H200, ms: 33 V 49.4 -> 37.7, 44 45.8 ->
+// 32.7, 64 37.4 -> 28.5, 96 47.9 -> 37.6; H100: 7-21% faster at 100-512.
+// [SGPU_HEEV_APPLY=gemm|block: from every order, never; SGPU_HEEV_GEMM_NB]
 constexpr int kHeevGemmApplyMinN = 33;
 constexpr int kHeevGemmNb = 32;          // 2-5% faster than 16; 64 within the spread
 constexpr int kHeevGemmMaxNb = 64;    // k_larft holds a pass's k x (k + 1) S and T in shared memory
+// Phase 3 on the fp64 tensor cores (kernels/heev_apply_q.cu, passes of 32 reflectors) up to this
+// order, by cuBLAS above it (at 512 the kernel's 141 KB of shared memory leave one block an SM).
+// H100, whole calls, jobz V, ms, cuBLAS -> tensor cores: 57392 x 33 22.36 -> 21.68, 24000 x 49
+// 21.01 -> 20.35, 15258 x 64 16.67 -> 15.45, 6781 x 96 25.49 -> 24.48, 3814 x 128 28.75 -> 27.51,
+// 180 x 128 2.79 -> 2.67, 953 x 256 49.79 -> 48.53, 238 x 512 85.9 -> 97.9.
+// [SGPU_HEEV_APPLY=cublas: cuBLAS at every order]
+constexpr int kHeevMmaApplyMaxN = 256;
 
 // ---- scan_cols (kernels/scan.cu, drivers/scan_plan.hpp) -----------------------------------------
 // Row-major tiles of k_rows: threads across a tile row (16-byte words) and rows per thread, from

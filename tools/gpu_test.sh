@@ -3,8 +3,8 @@
 # (-DSGPU_DEV_HOOKS=ON: fault injection, so test_faults runs, and the settings the streaming tests
 # use), every GPU test (a skip fails: exit 77 means only "no GPU"), then compute-sanitizer's
 # memcheck, racecheck and synccheck over the GPU conformance tests at orders that reach every
-# kernel path (shared-memory teams, one warp per matrix, zheev's team and block paths with and
-# without cuBLAS, its reduction in panels, the scan). "Sanitizer clean" means this script's last line reads
+# kernel path (shared-memory teams, one warp per matrix, zheev's team and block paths with
+# each form of phase 3, its reduction in panels, the scan). "Sanitizer clean" means this script's last line reads
 # "sanitizer: 0 errors, 0 hazards".
 #   STAGE=build|test|sanitize|all (default all); logs in $OUT (default /tmp/sgpu-gpu).
 #   SAN_FILTER: an extended regex; the sanitizer stage runs only the tests it matches (the whole
@@ -60,7 +60,8 @@ if [ "$stage" = sanitize ] || [ "$stage" = all ]; then
     "$t/test_dgeev --backend gpu --sizes 1,5,16,30,97,98,119,167 --kinds 0,9,11,15"
     "$t/test_dhseqr --backend gpu --sizes 2,8,30,119,120,170 --kinds 0,9,11"
     "$t/test_zheev --backend gpu --sizes 1,8,16,32,33,48,64,100,128 --kinds 0,1,6"
-    "env SGPU_CUBLAS=off $t/test_zheev --backend gpu --sizes 40,100,128 --kinds 0,6"
+    "env SGPU_HEEV_APPLY=block $t/test_zheev --backend gpu --sizes 40,100,128 --kinds 0,6"
+    "env SGPU_HEEV_APPLY=cublas $t/test_zheev --backend gpu --sizes 64,200 --kinds 0,6"
     "env SGPU_HEEV_REDUCE=block $t/test_zheev --backend gpu --sizes 40,64 --kinds 0,6"
     "env SGPU_HEEV_REDUCE=reg $t/test_zheev --backend gpu --sizes 65,128 --kinds 0,6"
     "env SGPU_HEEV_PANELS=on $t/test_zheev --backend gpu --sizes 117,200 --kinds 0,6"

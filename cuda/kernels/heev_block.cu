@@ -52,6 +52,7 @@
 #include "backend.hpp"
 #include "device/fault.hpp"
 #include "blas/cublas_dl.hpp"
+#include "kernels/heev_apply_q.hpp"
 #include "kernels/heev_block.hpp"
 #include "kernels/heev_reg_reduce.hpp"
 #include "kernels/heev_values.hpp"
@@ -1113,17 +1114,18 @@ int apply_q_gemm(cublasHandle_t h, cudaStream_t st, int n, int nbg, int cnt, zc*
   return 0;
 }
 
-// Phase 3 by cuBLAS from this order (the developer setting SGPU_HEEV_APPLY=gemm|block forces it on
-// or off).
-int gemm_apply_min_n() {
+// Phase 3 outside the kernel (on the tensor cores, or by cuBLAS) from this order; the developer
+// setting SGPU_HEEV_APPLY=gemm|block|cublas takes it at every order, never, or by cuBLAS only.
+int apply_mode() {
   static const int v = [] {
     const char* e = dev::setting("SGPU_HEEV_APPLY");
-    if (e && !std::strcmp(e, "gemm")) return 0;
-    if (e && !std::strcmp(e, "block")) return kMaxN + 1;
-    return kGemmApplyMinN;
+    return !e ? 0 : !std::strcmp(e, "gemm") ? 1 : !std::strcmp(e, "block") ? 2 : !std::strcmp(e, "cublas") ? 3 : 0;
   }();
   return v;
 }
+int gemm_apply_min_n() { return apply_mode() == 1 ? 0 : apply_mode() == 2 ? kMaxN + 1 : kGemmApplyMinN; }
+// Phase 3 outside the kernel on the tensor cores (heev_apply_q) rather than by cuBLAS.
+bool mma_apply(int n) { return apply_mode() != 3 && n <= tuning::kHeevMmaApplyMaxN && heev_apply_q::serves(); }
 int gemm_nb() {
   static const int v = [] {
     const char* e = dev::setting("SGPU_HEEV_GEMM_NB");
@@ -1217,6 +1219,7 @@ namespace {
 struct Shape {
   int T = 0, tiles = 0, nbg = 0;
   bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false, stein = false;
+  bool mma = false;  // phase 3 outside the kernel on the tensor cores (else, where gemm, by cuBLAS)
   bool reg = false;  // phase 1 by heev_reg_reduce (then W, in global memory, only holds the reflectors)
   size_t shmem = 0, wg = 0, zg = 0, dcb = 0, pb = 0, gb = 0, rb = 0, per = 1;
 };
@@ -1272,13 +1275,18 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   sh.dcb = !wantz ? 0
            : al16(sh.stein ? sizeof(double) * (size_t)core::stein_member_work(n) * std::min(sh.T, n)
                            : sizeof(double) * (size_t)dc_doubles(n));
-  // Phase 3 by cuBLAS needs the library and V in global memory: in W's global image, which it
-  // takes in place (and which holds only V where W is in shared memory).
-  sh.gemm = wantz && heev_phases() >= 3 && n >= gemm_apply_min_n() && cublas::api();
+  // Phase 3 outside the kernel (on the tensor cores, or by cuBLAS where the library loads) needs V
+  // in global memory: in W's global image, which it takes in place (and which holds only V where W
+  // is in shared memory).
+  sh.mma = wantz && mma_apply(n);
+  sh.gemm = wantz && heev_phases() >= 3 && n >= gemm_apply_min_n() && (sh.mma || cublas::api());
   sh.wg = (sh.w_shared && !sh.gemm) || (sh.reg && !wantz) ? 0 : wbytes;
   sh.rb = sh.reg ? al16(sizeof(double) * (size_t)heev_reg_reduce::record_doubles(n)) : 0;
-  sh.nbg = gemm_nb();
-  sh.gb = sh.gemm ? sizeof(zc) * ((size_t)n + (size_t)sh.nbg * sh.nbg + 2 * (size_t)sh.nbg * n) : 0;
+  sh.nbg = sh.mma ? heev_apply_q::kNb : gemm_nb();
+  // tau, then T (tensor cores) or S, Y and Y2 (cuBLAS)
+  sh.gb = !sh.gemm ? 0
+          : sh.mma ? sizeof(zc) * ((size_t)n + (size_t)heev_apply_q::scratch_elems(n))
+                   : sizeof(zc) * ((size_t)n + (size_t)sh.nbg * sh.nbg + 2 * (size_t)sh.nbg * n);
   // Phase 1 in panels where the lower pass runs, if the lower triangles of the matrices in flight
   // (two blocks an SM) exceed L2: then HBM binds the passes, and panels nearly halve their
   // traffic; in L2 the panels' extra work costs more than it saves. By n and the call's batch
@@ -1337,7 +1345,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
   if ((shrink || ws->bytes < per * (size_t)chunk) && cudaStreamSynchronize(st) != cudaSuccess) return SGPU_ERR_DEVICE;
   if (shrink) ws->release();
   if (int e = ws->reserve(per * (size_t)chunk)) return e;
-  if (gemm && !ws->blas && cublas::api()->create(&ws->blas) != CUBLAS_STATUS_SUCCESS) {
+  if (gemm && !sh.mma && !ws->blas && cublas::api()->create(&ws->blas) != CUBLAS_STATUS_SUCCESS) {
     ws->blas = nullptr;
     return SGPU_ERR_DEVICE;
   }
@@ -1389,8 +1397,11 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     }
     kernel<<<(unsigned)nb, sh.T, shmem, st>>>(args);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
-    if (gemm)
+    if (gemm && sh.mma) {
+      if (int e = heev_apply_q::launch(n, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, st)) return e;
+    } else if (gemm) {
       if (int e = apply_q_gemm(ws->blas, st, n, nbg, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, Y, Y2)) return e;
+    }
   }
   return 0;
 }

@@ -43,9 +43,10 @@ int launch(bool lower, int n, const void* A, int lda, int64_t strideA, double* r
   if (!serves(n)) return SGPU_ERR_DEVICE;
   int i = 0;
   while (n > row(i).n) ++i;
-  // Beyond the default 48 KB the kernel must allow its dynamic shared memory (on top of its
-  // static vectors, so not smem_slots::allow_max_smem's whole opt-in).
-  if (kSmem[i] > 48 * 1024 &&
+  // The kernel allows its dynamic shared memory: with its static vectors it may pass the default
+  // 48 KB even where the dynamic part alone does not (64's 48 KB). Not smem_slots::allow_max_smem's
+  // whole opt-in, which would leave no room for the static part.
+  if (kSmem[i] > 0 &&
       cudaFuncSetAttribute(kKernels[i], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmem[i]) != cudaSuccess) {
     (void)cudaGetLastError();
     return SGPU_ERR_DEVICE;
