@@ -54,9 +54,9 @@ __device__ __forceinline__ void mma(double (&d)[2], double a, double b) {
 
 // ---- T ----------------------------------------------------------------------------------------------
 
-// S(a, c) = V(:, a)^H V(:, c) for a < c < k over row chunks, then row r of T (r < k) by thread r
-// alone: T(r, r) = tau_r, T(r, j) = -tau_j sum_{l = r..j-1} T(r, l) S(l, j). T goes out column-major,
-// kNb x kNb, zeros below the diagonal and beyond k.
+// S(a, c) = V(:, a)^H V(:, c) for a < c < k over row chunks (8 x 8 x 4 MMAs), then row r of T
+// (r < k) by thread r alone: T(r, r) = tau_r, T(r, j) = -tau_j sum_{l = r..j-1} T(r, l) S(l, j).
+// T goes out column-major, kNb x kNb, zeros below the diagonal and beyond k.
 __global__ void __launch_bounds__(kThreads) k_t(const zc* __restrict__ V, const zc* __restrict__ tau, zc* T, int n) {
   __shared__ zc sv[kChunk][kNb];
   __shared__ zc ss[kNb][kNb + 1];  // S, then T by rows
@@ -64,19 +64,19 @@ __global__ void __launch_bounds__(kThreads) k_t(const zc* __restrict__ V, const 
   const int64_t b = blockIdx.y;
   const Pass ps = pass_of(n, p);
   const zc* Vb = V + b * (int64_t)n * n + ps.i0 + (int64_t)(ps.i0 - 1) * n;  // V(rr, j) = Vb[rr + j n]
-  // The strict upper triangle's pairs (a, c), a < c, numbered c (c - 1) / 2 + a, kPer a thread.
-  constexpr int kPairs = kNb * (kNb - 1) / 2, kPer = (kPairs + kThreads - 1) / kThreads;
-  int pa[kPer], pc[kPer];
-  zc acc[kPer];
+  // S's upper 8 x 8 tiles (ta <= tc: 10 of them) as MMAs, warp w taking tiles w, w + 4, w + 8 of
+  // the list below; each tile's accumulators kept across the row chunks.
+  constexpr int kTiles = (kNb / 8) * (kNb / 8 + 1) / 2, kPer = (kTiles + 3) / 4;
+  const int lane = tid & 31, w = tid >> 5, g = lane >> 2, q = lane & 3;
+  int ta[kPer], tc[kPer];
 #pragma unroll
   for (int e = 0; e < kPer; ++e) {
-    const int x = tid + e * kThreads;
-    int c = 1;
-    while ((c + 1) * c / 2 <= x) ++c;
-    pc[e] = x < kPairs ? c : 0;
-    pa[e] = x < kPairs ? x - c * (c - 1) / 2 : 0;
-    acc[e] = zc{0.0, 0.0};
+    int t = w + 4 * e < kTiles ? w + 4 * e : 0, r = 0;
+    while (t >= kNb / 8 - r) t -= kNb / 8 - r++;
+    ta[e] = w + 4 * e < kTiles ? r : -1;
+    tc[e] = r + t;
   }
+  double sr[kPer][2] = {}, si[kPer][2] = {};
   for (int r0 = 0; r0 < ps.m; r0 += kChunk) {
     __syncthreads();
     for (int x = tid; x < kChunk * kNb; x += kThreads) {
@@ -85,12 +85,28 @@ __global__ void __launch_bounds__(kThreads) k_t(const zc* __restrict__ V, const 
     }
     __syncthreads();
 #pragma unroll
-    for (int e = 0; e < kPer; ++e)
-      for (int r = 0; r < kChunk; ++r) acc[e] = acc[e] + core::conj(sv[r][pa[e]]) * sv[r][pc[e]];
+    for (int e = 0; e < kPer; ++e) {
+      if (ta[e] < 0) continue;
+      for (int ks = 0; ks < kChunk / 4; ++ks) {
+        if (r0 + 4 * ks + 3 < 8 * tc[e]) continue;  // V(rr, c) = 0 above rr = c
+        const zc va = sv[4 * ks + q][8 * ta[e] + g], vc = sv[4 * ks + q][8 * tc[e] + g];
+        mma(sr[e], va.re, vc.re);  // conj(va) vc
+        mma(sr[e], va.im, vc.im);
+        mma(si[e], va.re, vc.im);
+        mma(si[e], -va.im, vc.re);
+      }
+    }
   }
 #pragma unroll
-  for (int e = 0; e < kPer; ++e)
-    if (tid + e * kThreads < kPairs) ss[pa[e]][pc[e]] = acc[e];
+  for (int e = 0; e < kPer; ++e) {
+    if (ta[e] < 0) continue;
+    const int a = 8 * ta[e] + g;
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int c = 8 * tc[e] + 2 * q + i;
+      if (a < c) ss[a][c] = zc{sr[e][i], si[e][i]};
+    }
+  }
   __syncthreads();
   // Row r of T by thread r, stored transposed below S's strict upper triangle (T(r, j) at
   // ss[j][r], j >= r), where no thread reads S: no barrier between the threads' steps.
@@ -119,12 +135,52 @@ __global__ void __launch_bounds__(kThreads) k_t(const zc* __restrict__ V, const 
 // four rows and an accumulator's two rows a quarter-warp fall in distinct banks.
 __device__ __forceinline__ int sw(int r, int c) { return r * kCols + (c ^ ((r & 1) << 3)); }
 
+// X's planes with 8 zero rows below its n (a row tile's height), then Y2's.
 __host__ __device__ inline size_t apply_smem_bytes(int n) {
   return sizeof(double) * (2 * (size_t)(n + 8) * kCols + 2 * (size_t)kNb * kCols);
 }
 
+// X's column block into shared memory (rows n..rows-1 zero): from A, or from Z where xs says.
+__device__ __forceinline__ void load_x(double* xr, double* xi, int rows, int n, int c0, const zc* X, int lda,
+                                       const XStart& xs, int64_t b) {
+  const int tid = threadIdx.x;
+  if (xs.z) {
+    // X = diag(ph) Z(:, ord): real. Threads along Z's contiguous direction.
+    const double* z = xs.z + b * xs.zs;
+    const double* ph = xs.phord + b * 2 * (int64_t)n;
+    const int* ord = reinterpret_cast<const int*>(ph + n);
+    const bool along_rows = xs.cs == 1;
+    for (int x = tid; x < rows * kCols; x += kThreads) {
+      const int r = along_rows ? x / kCols : x % rows, c = along_rows ? x % kCols : x / rows;
+      double v = 0.0;
+      if (r < n && c0 + c < n) {
+        const int o = ord[c0 + c];
+        v = ph[r] * z[r * xs.rs + (int64_t)(o >= 1 && o <= n ? o - 1 : 0) * xs.cs];
+      }
+      xr[sw(r, c)] = v;
+      xi[sw(r, c)] = 0.0;
+    }
+  } else {
+    for (int x = tid; x < rows * kCols; x += kThreads) {
+      const int r = x % rows, c = x / rows;
+      const zc v = r < n && c0 + c < n ? X[r + (int64_t)(c0 + c) * lda] : zc{0.0, 0.0};
+      xr[sw(r, c)] = v.re;
+      xi[sw(r, c)] = v.im;
+    }
+  }
+}
+
+// The column block back to A (its first n rows, columns below n).
+__device__ __forceinline__ void store_x(const double* xr, const double* xi, int n, int c0, zc* X, int lda) {
+  __syncthreads();
+  for (int x = threadIdx.x; x < n * kCols; x += kThreads) {
+    const int r = x % n, c = x / n;
+    if (c0 + c < n) X[r + (int64_t)(c0 + c) * lda] = zc{xr[sw(r, c)], xi[sw(r, c)]};
+  }
+}
+
 __global__ void __launch_bounds__(kThreads) k_apply(zc* A, int lda, int64_t sA, const zc* __restrict__ V,
-                                                    const zc* __restrict__ T, int n) {
+                                                    const zc* __restrict__ T, int n, XStart xs) {
   extern __shared__ double apply_sh[];
   const int rows = n + 8;
   double* xr = apply_sh;
@@ -135,12 +191,7 @@ __global__ void __launch_bounds__(kThreads) k_apply(zc* A, int lda, int64_t sA, 
   const int c0 = blockIdx.x * kCols, P = passes(n);
   const int64_t b = blockIdx.y;
   zc* X = A + b * sA;
-  for (int x = tid; x < rows * kCols; x += kThreads) {
-    const int r = x % rows, c = x / rows;
-    const zc v = r < n && c0 + c < n ? X[r + (int64_t)(c0 + c) * lda] : zc{0.0, 0.0};
-    xr[sw(r, c)] = v.re;
-    xi[sw(r, c)] = v.im;
-  }
+  load_x(xr, xi, rows, n, c0, X, lda, xs, b);
   for (int p = 0; p < P; ++p) {
     const Pass ps = pass_of(n, p);
     const zc* Vp = V + b * (int64_t)n * n + ps.i0 + (int64_t)(ps.i0 - 1) * n;  // V(rr, j) = Vp[rr + j n]
@@ -254,11 +305,7 @@ __global__ void __launch_bounds__(kThreads) k_apply(zc* A, int lda, int64_t sA, 
       }
     }
   }
-  __syncthreads();
-  for (int x = tid; x < n * kCols; x += kThreads) {
-    const int r = x % n, c = x / n;
-    if (c0 + c < n) X[r + (int64_t)(c0 + c) * lda] = zc{xr[sw(r, c)], xi[sw(r, c)]};
-  }
+  store_x(xr, xi, n, c0, X, lda);
 }
 
 }  // namespace
@@ -271,7 +318,8 @@ bool serves() {
 
 int64_t scratch_elems(int n) { return n < 2 ? 0 : (int64_t)passes(n) * kNb * kNb; }
 
-int launch(int n, int cnt, void* A, int lda, int64_t sA, const void* V, const void* tau, void* T, cudaStream_t st) {
+int launch(int n, int cnt, void* A, int lda, int64_t sA, const void* V, const void* tau, void* T, const XStart* xs,
+           cudaStream_t st) {
   if (n < 2) return 0;
   const size_t smem = apply_smem_bytes(n);
   if (smem > 48 * 1024 &&
@@ -287,8 +335,13 @@ int launch(int n, int cnt, void* A, int lda, int64_t sA, const void* V, const vo
     zc* Tb = static_cast<zc*>(T) + (int64_t)b0 * scratch_elems(n);
     k_t<<<dim3(P, nb), kThreads, 0, st>>>(Vb, tb, Tb, n);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
+    XStart x = xs ? *xs : XStart{};
+    if (x.z) {
+      x.z += (int64_t)b0 * x.zs;
+      x.phord += (int64_t)b0 * 2 * n;
+    }
     k_apply<<<dim3((n + kCols - 1) / kCols, nb), kThreads, smem, st>>>(static_cast<zc*>(A) + b0 * sA, lda, sA, Vb,
-                                                                         Tb, n);
+                                                                         Tb, n, x);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
   }
   return 0;

@@ -236,6 +236,8 @@ struct Args {
   const double* rec;  // phase 1 done by heev_reg_reduce: each block's record (rec_per doubles; W in
                       // global memory holds the reflectors where vectors are wanted); else null
   int64_t rec_per;
+  double* xs_g;  // phase 3 on the tensor cores from Z (Z in global memory): each block's phases and
+                 // Z's column order (2n doubles a block; heev_apply_q::XStart) instead of X into A
 };
 
 // ---- phase 1: fused tridiagonalization ----------------------------------------------------------
@@ -833,16 +835,26 @@ __device__ __noinline__ void apply_q(const Smem& s, Mat1<zc> W, Mat1<double> z, 
   }
 }
 
-// Phase 3 by cuBLAS, the kernel's part: X = D Z into A, each pass's V made explicit in Vg, W's
+// Phase 3 outside the kernel, the kernel's part: X = D Z into A (or, where xs is set, D and Z's
+// column order there for heev_apply_q to start X from Z), each pass's V made explicit in Vg, W's
 // global image (zeros above the unit diagonal, rows i0+1.. of columns i0..i1, passes of kGemmNb
 // from the last reflector as apply_q_gemm takes them), and tau to global memory. Where W is in
 // global memory Vg is W itself, whose diagonal and upper part are free after phase 1 (d and e are
 // in shared memory); where W is in shared memory its reflectors are copied out.
 __device__ __noinline__ void prepare_gemm_apply(const Smem& s, Mat1<zc> W, Mat1<zc> Vg, Mat1<double> z, const int* ord,
-                                                Mat1<zc> X, int n, zc* tau_g, int nbg) {
+                                                Mat1<zc> X, int n, zc* tau_g, int nbg, double* xs) {
   const int tid = threadIdx.x, T = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = T >> 5;
   const bool copy = W.p != Vg.p;
-  start_x(s, z, ord, X, n);
+  if (xs) {
+    // X's start left to phase 3's kernel (heev_apply_q's XStart): the phases and Z's order.
+    int* xo = reinterpret_cast<int*>(xs + n);
+    for (int i = tid; i < n; i += T) {
+      xs[i] = s.ph[i];
+      xo[i] = ord ? ord[i] : i + 1;
+    }
+  } else {
+    start_x(s, z, ord, X, n);
+  }
   for (int i = 1 + warp; i <= n - 1; i += nw) {
     const int i1 = n - 1 - (n - 1 - i) / nbg * nbg, i0 = i1 - nbg + 1 > 1 ? i1 - nbg + 1 : 1;
     for (int r = i0 + 1 + lane; r <= (copy ? n : i + 1); r += 32)
@@ -916,9 +928,15 @@ __device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s,
 }
 
 // A matrix that held NaN or Inf: its eigenvalues NaN, and with vectors its A.
-__device__ void poison(Mat1<zc> A, double* w, bool wantz, int n) {
+__device__ void poison(Mat1<zc> A, double* w, bool wantz, int n, double* xs) {
   const int tid = threadIdx.x, T = blockDim.x;
   for (int i = 1 + tid; i <= n; i += T) w[i - 1] = NAN;
+  // where phase 3 starts X from Z: NaN phases and a valid column, so that X stays NaN
+  if (xs)
+    for (int i = tid; i < n; i += T) {
+      xs[i] = NAN;
+      reinterpret_cast<int*>(xs + n)[i] = 1;
+    }
   if (wantz)
     for (int64_t idx = tid; idx < (int64_t)n * n; idx += T) A((int)(idx % n) + 1, (int)(idx / n) + 1) = zc{NAN, NAN};
 }
@@ -930,7 +948,7 @@ __device__ __forceinline__ double load_record(const Args& a, const Smem& s, Mat1
   const int64_t b = blockIdx.x;
   const double* rec = a.rec + b * a.rec_per;
   if (rec[heev_reg_reduce::record_bad(n)] != 0.0) {
-    poison(A, w, a.wantz, n);
+    poison(A, w, a.wantz, n, a.xs_g ? a.xs_g + b * 2 * (int64_t)n : nullptr);
     if (tid == 0) a.info[b] = n;
     return 0.0;
   }
@@ -990,7 +1008,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     bad = t.max(bad);
     anrm = t.max(anrm);
     if (bad != 0.0) {
-      poison(A, w, a.wantz, n);
+      poison(A, w, a.wantz, n, a.xs_g ? a.xs_g + b * 2 * (int64_t)n : nullptr);
       if (tid == 0) a.info[b] = n;
       return;
     }
@@ -1020,7 +1038,9 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w, vals);
     const int* ord = reinterpret_cast<const int*>(s.er);
     if (a.wantz && a.phases >= 3) {
-      if (a.tau_g) prepare_gemm_apply(s, W, Vg, z, ord, A, n, a.tau_g + b * n, a.gemm_nb);
+      if (a.tau_g)
+        prepare_gemm_apply(s, W, Vg, z, ord, A, n, a.tau_g + b * n, a.gemm_nb,
+                           a.xs_g ? a.xs_g + b * 2 * (int64_t)n : nullptr);
       else apply_q(s, W, z, ord, A, n);
     }
     if (tid == 0) a.info[b] = info;
@@ -1038,7 +1058,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     double* dw = a.dc + b * a.dc_per;
     info = divide_and_conquer(t, s, z, n, dw, reinterpret_cast<int*>(dw + core::stedc_work(n)));
     if (a.phases >= 3) {
-      if (a.tau_g) prepare_gemm_apply(s, W, Vg, z, nullptr, A, n, a.tau_g + b * n, a.gemm_nb);
+      if (a.tau_g) prepare_gemm_apply(s, W, Vg, z, nullptr, A, n, a.tau_g + b * n, a.gemm_nb, nullptr);
       else apply_q(s, W, z, nullptr, A, n);
     }
   }
@@ -1220,6 +1240,7 @@ struct Shape {
   int T = 0, tiles = 0, nbg = 0;
   bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false, stein = false;
   bool mma = false;  // phase 3 outside the kernel on the tensor cores (else, where gemm, by cuBLAS)
+  bool x_from_z = false;  // mma, and X's start (diag(ph) Z(:, ord)) left to it: Z in global memory
   bool reg = false;  // phase 1 by heev_reg_reduce (then W, in global memory, only holds the reflectors)
   size_t shmem = 0, wg = 0, zg = 0, dcb = 0, pb = 0, gb = 0, rb = 0, per = 1;
 };
@@ -1283,9 +1304,12 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   sh.wg = (sh.w_shared && !sh.gemm) || (sh.reg && !wantz) ? 0 : wbytes;
   sh.rb = sh.reg ? al16(sizeof(double) * (size_t)heev_reg_reduce::record_doubles(n)) : 0;
   sh.nbg = sh.mma ? heev_apply_q::kNb : gemm_nb();
-  // tau, then T (tensor cores) or S, Y and Y2 (cuBLAS)
+  // Where Z is in global memory phase 3's kernel reads it for X's start (a matrix's 16-column
+  // blocks each read their columns), rather than the block writing X to A first for it to read.
+  sh.x_from_z = sh.gemm && sh.mma && sh.stein && !sh.z_shared;
+  // tau, then T (tensor cores; and the phases and Z's order where x_from_z) or S, Y and Y2 (cuBLAS)
   sh.gb = !sh.gemm ? 0
-          : sh.mma ? sizeof(zc) * ((size_t)n + (size_t)heev_apply_q::scratch_elems(n))
+          : sh.mma ? sizeof(zc) * ((size_t)n + (size_t)heev_apply_q::scratch_elems(n) + (sh.x_from_z ? (size_t)n : 0))
                    : sizeof(zc) * ((size_t)n + (size_t)sh.nbg * sh.nbg + 2 * (size_t)sh.nbg * n);
   // Phase 1 in panels where the lower pass runs, if the lower triangles of the matrices in flight
   // (two blocks an SM) exceed L2: then HBM binds the passes, and panels nearly halve their
@@ -1383,6 +1407,8 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     zc* Y2 = Y + (size_t)nbg * n * nb;
     args.tau_g = gemm ? tau_g : nullptr;
     args.gemm_nb = nbg;
+    // x_from_z: after T, n complex (2n doubles) a matrix
+    args.xs_g = sh.x_from_z ? reinterpret_cast<double*>(S + (size_t)heev_apply_q::scratch_elems(n) * nb) : nullptr;
     // Phase 1's records after the cuBLAS operands.
     double* rec = sh.rb ? reinterpret_cast<double*>(gbase + sh.gb * (size_t)nb) : nullptr;
     args.rec = rec;
@@ -1398,7 +1424,11 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     kernel<<<(unsigned)nb, sh.T, shmem, st>>>(args);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (gemm && sh.mma) {
-      if (int e = heev_apply_q::launch(n, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, st)) return e;
+      const bool zr = sh.reg;  // Z by rows after the register reduction (z_view)
+      const heev_apply_q::XStart xs{args.Zg, zr ? z_ld(n, true) : 1, zr ? 1 : n, z_doubles(n, zr), args.xs_g};
+      if (int e = heev_apply_q::launch(n, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S,
+                                       sh.x_from_z ? &xs : nullptr, st))
+        return e;
     } else if (gemm) {
       if (int e = apply_q_gemm(ws->blas, st, n, nbg, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S, Y, Y2)) return e;
     }
