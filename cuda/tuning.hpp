@@ -192,9 +192,13 @@ constexpr HeevRegReduceRow kHeevRegReduce[] = {
 // 96 x 1056 V 5.95 / 5.36; 128 x 3814 N 23.20 / 19.66, V 37.52 / 32.69; 128 x 180 V 2.80 / 3.84.
 constexpr int64_t kHeevRegReduceMinBatch = 1024;
 // heev_values (the eigenvalues between the register reduction or the team stages and inverse
-// iteration): a warp a matrix by bisection from this order, below it dsterf one thread a matrix.
-// H200, thread -> warp: 48 N 10.50 -> 11.35 ms, 56 N 14.28 -> 14.48, V 27.68 -> 27.25, 64 N 12.74 -> 12.30, V 26.12 -> 25.09.
-constexpr int kHeevValuesWarpMinN = 57;
+// iteration): a block a matrix by bisection from this order, below it dsterf one thread a matrix.
+// H100, whole calls, jobz N, ms, thread / block: 40 x 38146 8.20 / 8.02, 48 x 27126 8.22 / 8.35,
+// 56 x 19000 9.58 / 9.04 (between 48 and 56 not measured). At 64 and 128, a warp a matrix (two
+// eigenvalues a lane) -> the block: 64 x 15258 N 8.40 -> 8.13, 128 x 3814 N 16.23 -> 15.78.
+constexpr int kHeevValuesBlockMinN = 49;
+// The bisection kernel's largest block (an eigenvalue a thread): the register reduction's largest order.
+constexpr int kHeevValuesBlockMaxN = 128;
 // Phase 1 (reduction to tridiagonal form): loads in flight per thread in the pass, and the order
 // from which the pass reads only the lower triangle. [SGPU_HEEV_PASS]
 constexpr int kHeevPassUnroll = 8;  // not swept

@@ -266,26 +266,24 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
   const double rt = 1.0 / tnorm;
   int r = 1;                   // the twist
   double zz = 1.0, top = 1.0;  // ||z||^2, z's first largest entry
-  // z's rows above and below r: row k = r - 1 - t (e_k, D+_k, d_{k+1}) and row k = r + 1 + t
-  // (e_{k-1}, D-_k, d_{k-1}).
-  const auto load_up = [&](int t) {
-    const int k = r - 1 - t;
+  // z's rows outward from r, the t-th of the n - 1: above r first, row k = r - 1 - t (e_k, D+_k,
+  // d_{k+1}), then below, row k = t + 2 (e_{k-1}, D-_k, d_{k-1}). One pass walks both sides, so that
+  // members with different twists take the same n - 1 steps side by side.
+  const auto load_out = [&](int t) {
+    const bool up = t < r - 1;
+    const int k = up ? r - 1 - t : t + 2;
     TwistRow q;
-    q.a = e[k];
-    q.b = s.u[k];
-    q.c = d[k + 1];
-    return q;
-  };
-  const auto load_dn = [&](int t) {
-    const int k = r + 1 + t;
-    TwistRow q;
-    q.a = e[k - 1];
-    q.b = s.v[k];
-    q.c = d[k - 1];
+    q.a = e[up ? k : k - 1];
+    q.b = up ? s.u[k] : s.v[k];
+    q.c = d[up ? k + 1 : k - 1];
     return q;
   };
   // T - x I = L+ D+ L+^T = U- D- U-^T: both recurrences side by side (rows k and n + 1 - k), two
-  // independent chains of divisions; dlar1v's guard replaces a pivot below pivmin by -pivmin.
+  // independent chains of divisions; dlar1v's guard replaces a pivot below pivmin by -pivmin. Once
+  // they cross (k >= n + 1 - k) both pivots of rows k and n + 1 - k are known, and the twist r is
+  // found on the way: the least |gamma_k|, gamma_k = D+_k + D-_k - (d_k - x), the first such row
+  // where several tie (as a scan from row 1 by strict improvement finds it; r = 1 where gamma_1 is
+  // NaN, as that scan leaves it).
   {
     const auto load = [&](int t) {
       const int k = t + 1, l = n - t;
@@ -299,10 +297,21 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
       return q;
     };
     TwistPipe<TwistRow, kTwistAhead> pipe(load, n);
-    double dp = 1.0, dm = 1.0;
+    double dp = 1.0, dm = 1.0, gmin = INFINITY;
+    bool g1nan = false;
+    r = n + 1;
+    const auto consider = [&](double g, int k) {
+      if (k == 1) g1nan = g != g;
+      if (g < gmin || (g == gmin && k < r)) {
+        gmin = g;
+        r = k;
+      }
+    };
     for (int k = 1; k <= n; ++k) {
       const TwistRow c = pipe.next(load, k - 1, n);
-      double p = c.a - x, m = c.b - x;
+      const int l = n + 1 - k;
+      const double xk = c.a - x, xl = c.b - x;
+      double p = xk, m = xl;
       if (k > 1) {
         p -= stein_div(c.c * c.c, dp);
         m -= stein_div(c.f * c.f, dm);
@@ -310,38 +319,45 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
       dp = fabs(p) < pivmin ? -pivmin : p;
       dm = fabs(m) < pivmin ? -pivmin : m;
       s.u[k] = dp;
-      s.v[n + 1 - k] = dm;
-    }
-  }
-  // The twist r: least |gamma_k|, gamma_k = D+_k + D-_k - (d_k - x).
-  {
-    double gmin = fabs(s.u[1] + s.v[1] - (d[1] - x));
-    for (int k = 2; k <= n; ++k) {
-      const double g = fabs(s.u[k] + s.v[k] - (d[k] - x));
-      if (g < gmin) {
-        gmin = g;
-        r = k;
+      s.v[l] = dm;
+      if (k == l) {
+        consider(fabs(dp + dm - xk), k);  // the middle row (n odd)
+      } else if (k > l) {
+        consider(fabs(s.u[l] + dm - xl), l);
+        consider(fabs(dp + s.v[k] - xk), k);
       }
     }
+    if (g1nan) r = 1;
   }
   // z_r = 1, z_k = -(e_k / D+_k) z_{k+1} above r, z_k = -(e_{k-1} / D-_k) z_{k-1} below: ||z||^2,
   // the first largest entry, and the residual ||(T - x I) z|| / ||T|| row by row from registers.
   // The products are formed again when y is written (the same operations, so the same z).
   double big = 1.0, res2 = 0.0, zup = 0.0, zdn = 0.0;
-  if (r > 1) {
-    TwistPipe<TwistRow, kTwistAhead> pipe(load_up, r - 1);
-    double z1 = 1.0, z2 = 0.0, e1 = 0.0;  // z_{k+1}, z_{k+2}, e_{k+1}
-    for (int k = r - 1; k >= 1; --k) {
-      const TwistRow c = pipe.next(load_up, r - 1 - k, r - 1);
-      const double zk = -stein_div(c.a, c.b) * z1;
-      if (k < r - 1) {
-        const double q = (c.a * zk + (c.c - x) * z1 + e1 * z2) * rt;  // row k + 1
+  {
+    TwistPipe<TwistRow, kTwistAhead> pipe(load_out, n - 1);
+    // z_{k+1}, z_{k+2}, e_{k+1} above r (z_{k-1}, z_{k-2}, e_{k-2} below)
+    double z1 = 1.0, z2 = 0.0, e1 = 0.0;
+    for (int t = 0; t < n - 1; ++t) {
+      const bool up = t < r - 1;
+      if (t == r - 1 && r > 1) {
+        const double q = ((d[1] - x) * z1 + e[1] * z2) * rt;  // row 1: the side above is done
         res2 += q * q;
+        z1 = 1.0;
+        z2 = 0.0;
+        e1 = 0.0;
+      }
+      const TwistRow c = pipe.next(load_out, t, n - 1);
+      const double zk = -stein_div(c.a, c.b) * z1;
+      if (t == 0 || t == r - 1) {
+        (up ? zup : zdn) = zk;
       } else {
-        zup = zk;
+        // row k + 1 above r, row k - 1 below
+        const double q = (up ? c.a * zk + (c.c - x) * z1 + e1 * z2 : e1 * z2 + (c.c - x) * z1 + c.a * zk) * rt;
+        res2 += q * q;
       }
       zz += zk * zk;
-      if (fabs(zk) >= big) {
+      // the first largest entry: rows above r are walked upward, those below downward
+      if (up ? fabs(zk) >= big : fabs(zk) > big) {
         big = fabs(zk);
         top = zk;
       }
@@ -349,32 +365,13 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
       z1 = zk;
       e1 = c.a;
     }
-    const double q = ((d[1] - x) * z1 + e[1] * z2) * rt;  // row 1
-    res2 += q * q;
-  }
-  if (r < n) {
-    TwistPipe<TwistRow, kTwistAhead> pipe(load_dn, n - r);
-    double z1 = 1.0, z2 = 0.0, e1 = 0.0;  // z_{k-1}, z_{k-2}, e_{k-2}
-    for (int k = r + 1; k <= n; ++k) {
-      const TwistRow c = pipe.next(load_dn, k - r - 1, n - r);
-      const double zk = -stein_div(c.a, c.b) * z1;
-      if (k > r + 1) {
-        const double q = (e1 * z2 + (c.c - x) * z1 + c.a * zk) * rt;  // row k - 1
-        res2 += q * q;
-      } else {
-        zdn = zk;
-      }
-      zz += zk * zk;
-      if (fabs(zk) > big) {
-        big = fabs(zk);
-        top = zk;
-      }
-      z2 = z1;
-      z1 = zk;
-      e1 = c.a;
+    if (r == n) {
+      const double q = ((d[1] - x) * z1 + e[1] * z2) * rt;  // row 1
+      res2 += q * q;
+    } else {
+      const double q = (e[n - 1] * z2 + (d[n] - x) * z1) * rt;  // row n
+      res2 += q * q;
     }
-    const double q = (e[n - 1] * z2 + (d[n] - x) * z1) * rt;  // row n
-    res2 += q * q;
   }
   double qr = d[r] - x;  // row r: gamma_r as formed
   if (r > 1) qr += e[r - 1] * zup;
@@ -391,22 +388,14 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
   // y = z / ||z||_2, its first largest entry positive (dstein's dnrm2 and idamax).
   const double scl = copysign(1.0 / sqrt(zz), top);
   y[r] = scl;
-  if (r > 1) {
-    TwistPipe<TwistRow, kTwistAhead> pipe(load_up, r - 1);
+  {
+    TwistPipe<TwistRow, kTwistAhead> pipe(load_out, n - 1);
     double z1 = 1.0;
-    for (int k = r - 1; k >= 1; --k) {
-      const TwistRow c = pipe.next(load_up, r - 1 - k, r - 1);
+    for (int t = 0; t < n - 1; ++t) {
+      if (t == r - 1) z1 = 1.0;
+      const TwistRow c = pipe.next(load_out, t, n - 1);
       z1 = -stein_div(c.a, c.b) * z1;
-      y[k] = z1 * scl;
-    }
-  }
-  if (r < n) {
-    TwistPipe<TwistRow, kTwistAhead> pipe(load_dn, n - r);
-    double z1 = 1.0;
-    for (int k = r + 1; k <= n; ++k) {
-      const TwistRow c = pipe.next(load_dn, k - r - 1, n - r);
-      z1 = -stein_div(c.a, c.b) * z1;
-      y[k] = z1 * scl;
+      y[t < r - 1 ? r - 1 - t : t + 2] = z1 * scl;
     }
   }
   return true;

@@ -157,13 +157,15 @@ __host__ __device__ inline int64_t vectors_doubles(int n, int T, bool lower) {
   return 6 * (int64_t)n +
          (lower ? 2 * (int64_t)pass_slices(nw) * n + 2 * (int64_t)nw * 32 * kColTileLd : 2 * (int64_t)(n > T ? n : T));
 }
-// After the register reduction (`rows`) Z is stored by rows, row i at (i - 1) ldz, ldz = n | 1:
-// there the kernel only runs inverse iteration, a thread an eigenvector (a column; two above 64) whose elements
-// it touches one after another in every solve, so by rows a warp's threads touch consecutive
-// doubles (distinct banks in shared memory), where by columns (ld n, a multiple of 32) every access
-// of a warp fell in one bank; the odd row stride keeps phase 3's reads, a warp down a column, in
-// distinct banks too. 33 V 30.8 -> 25.9 ms, 48 V 25.6 -> 21.9, 64 V 25.1 -> 23.3 (H200, with
-// kThreadsStein). Elsewhere Z stays by columns, ld n.
+// After the register reduction, where Z is in shared memory (`rows`), it is stored by rows, row i at
+// (i - 1) ldz, ldz = n | 1: there the kernel only runs inverse iteration, a thread an eigenvector
+// (a column) whose elements it touches one after another in every solve, so by rows a warp's
+// threads touch consecutive doubles (distinct banks), where by columns (ld n, a multiple of 32)
+// every access of a warp fell in one bank; the odd row stride keeps phase 3's reads, a warp down a
+// column, in distinct banks too. 33 V 30.8 -> 25.9 ms, 48 V 25.6 -> 21.9, 64 V 25.1 -> 23.3 (H200,
+// with kThreadsStein). Elsewhere Z stays by columns, ld n: in global memory the twisted vectors
+// (from kHeevTwistMinN) are written outward from each one's own twist, so a warp's threads touch
+// distinct rows in either layout, and by columns each thread fills whole sectors of its own.
 __host__ __device__ inline int z_ld(int n, bool rows) { return rows ? (n | 1) : n; }
 __host__ __device__ inline int64_t z_doubles(int n, bool rows) { return (int64_t)n * z_ld(n, rows); }
 __device__ inline Mat1<double> z_view(double* p, int n, bool rows) {
@@ -1033,7 +1035,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     // (benchmark hook: stop after the reduction)
   } else if (kRec || a.stein) {
     // As zheevx (tridiagonal_stein); Z's columns follow T's blocks, ord sorts them for phase 3.
-    const Mat1<double> z = z_view(s.z ? s.z : a.Zg + b * z_doubles(n, kRec), n, kRec);
+    const Mat1<double> z = s.z ? z_view(s.z, n, kRec) : z_view(a.Zg + b * z_doubles(n, false), n, false);
     const double* vals = kRec ? a.rec + b * a.rec_per + heev_reg_reduce::record_w(n) : nullptr;
     info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w, vals);
     const int* ord = reinterpret_cast<const int*>(s.er);
@@ -1424,8 +1426,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     kernel<<<(unsigned)nb, sh.T, shmem, st>>>(args);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
     if (gemm && sh.mma) {
-      const bool zr = sh.reg;  // Z by rows after the register reduction (z_view)
-      const heev_apply_q::XStart xs{args.Zg, zr ? z_ld(n, true) : 1, zr ? 1 : n, z_doubles(n, zr), args.xs_g};
+      const heev_apply_q::XStart xs{args.Zg, 1, n, z_doubles(n, false), args.xs_g};  // Z global: by columns
       if (int e = heev_apply_q::launch(n, (int)nb, args.A, lda, strideA, args.Wg, tau_g, S,
                                        sh.x_from_z ? &xs : nullptr, st))
         return e;

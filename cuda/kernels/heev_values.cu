@@ -1,18 +1,19 @@
 // zheev's eigenvalues where inverse iteration takes them from a separate kernel (the block path's
-// register reduction at 33-64, the team path's stages at 9-32), from the tridiagonal of each
-// matrix's record, in one of two ways by order (tuning::kHeevValuesWarpMinN):
-//  - Below tuning::kHeevValuesWarpMinN, one thread a matrix runs core::stebz_sterf. dsterf's chain
-//    is about n^2 dependent steps, which inside a matrix's block or team would hold its other
-//    threads idle; one thread a matrix keeps the arithmetic at the chain's and puts a batch's
-//    matrices side by side instead. A thread's eigenvalues, e's working copy and the order live in
-//    shared memory, interleaved across the block's threads (element i of thread t at i T + t: a
-//    warp's accesses to one element fall in distinct banks); d and e are read from the record.
-//  - From it, a warp a matrix runs core::stebz (dstebz's bisection, each lane two eigenvalues
-//    side by side): some 25 times dsterf's arithmetic, but no chain, where one thread a matrix
-//    left a batch of a few thousand matrices (a streamed piece) with about one warp an SM, its
-//    time the chain's latency (2.4 ms at n = 64 on the H200); below that order the extra
-//    arithmetic costs more than the latency it hides. d, e, the eigenvalues and the order
-//    live in the warp's part of shared memory; every lane reads the same d and e (a broadcast).
+// register reduction at 33-128, the team path's stages at 9-32), from the tridiagonal of each
+// matrix's record, in one of two ways by order (tuning::kHeevValuesBlockMinN):
+//  - Below it, one thread a matrix runs core::stebz_sterf. dsterf's chain is about n^2 dependent
+//    steps, which inside a matrix's block or team would hold its other threads idle; one thread a
+//    matrix keeps the arithmetic at the chain's and puts a batch's matrices side by side instead.
+//    A thread's eigenvalues, e's working copy and the order live in shared memory, interleaved
+//    across the block's threads (element i of thread t at i T + t: a warp's accesses to one
+//    element fall in distinct banks); d and e are read from the record.
+//  - From it, a block a matrix runs core::stebz (dstebz's bisection), one eigenvalue a thread
+//    (n rounded up to whole warps): some 25 times dsterf's arithmetic, but no chain. Each count is
+//    a chain of n divisions, so what hides its latency is how many eigenvalues an SM narrows side
+//    by side: a thread each puts a streamed piece's (a few thousand matrices') every eigenvalue in
+//    flight at once, where a warp a matrix (two eigenvalues a lane side by side) ran a quarter of
+//    them at n = 128 and walked the rest one after another. d, e, the eigenvalues and the order
+//    live in the block's shared memory; every thread reads the same d and e (a broadcast).
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -89,35 +90,37 @@ __global__ void __launch_bounds__(kThreads) k_heev_values(const Args g) {
   }
 }
 
-// Warps a block of the bisection kernel: one matrix each.
-constexpr int kWarpsPerBlock = 4;
+static_assert(tuning::kHeevRegReduce[sizeof(tuning::kHeevRegReduce) / sizeof(tuning::kHeevRegReduce[0]) - 1].n <=
+                  tuning::kHeevValuesBlockMaxN,
+              "the bisection kernel's block covers the register reduction's largest order");
 
-// Shared doubles a warp: d, e, the eigenvalues (n each), the order (n ints).
-__host__ __device__ inline int64_t warp_smem_doubles(int n) { return 3 * (int64_t)n + (n + 1) / 2; }
+// Threads a block of the bisection kernel: n rounded up to whole warps (an eigenvalue a thread).
+__host__ __device__ inline int block_threads(int n) { return (n + 31) / 32 * 32; }
+
+// Shared doubles a block: d, e, the eigenvalues (n each), the order (n ints).
+__host__ __device__ inline int64_t block_smem_doubles(int n) { return 3 * (int64_t)n + (n + 1) / 2; }
 
 // Writes what a record's eigenvalues w (as stebz leaves them) and order give: for inverse
 // iteration into the record, else the matrix's eigenvalues ascending, unscaled, and info 0.
-__global__ void __launch_bounds__(32 * kWarpsPerBlock) k_heev_values_warp(const Args g) {
+__global__ void __launch_bounds__(tuning::kHeevValuesBlockMaxN) k_heev_values_block(const Args g) {
   extern __shared__ double sm[];
-  const int n = g.n, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int64_t b = (int64_t)blockIdx.x * kWarpsPerBlock + warp;
-  if (b >= g.batch) return;  // the whole warp: its matrix is absent
-  const cuda::WarpTeam<32> t = cuda::WarpTeam<32>::make();
+  const int n = g.n;
+  const int64_t b = blockIdx.x;
+  const cuda::BlockTeam t{nullptr};  // stebz takes no reductions
   double* rec = g.rec + b * record_doubles(n);
   double* w = g.w + b * g.sW;
   if (rec[record_bad(n)] != 0.0) {
     if (!g.wantz) {
-      for (int i = lane; i < n; i += 32) w[i] = NAN;
-      if (lane == 0) g.info[b] = n;
+      for (int i = t.first(0); i < n; i += t.step()) w[i] = NAN;
+      if (t.leader()) g.info[b] = n;
     }
     return;
   }
-  double* own = sm + warp * warp_smem_doubles(n);
-  for (int i = lane; i < 2 * n; i += 32) own[i] = rec[i];  // d, then e (the last unused)
+  for (int i = t.first(0); i < 2 * n; i += t.step()) sm[i] = rec[i];  // d, then e (the last unused)
   t.sync();
-  const Vec1<double> d{own, 1}, e{own + n, 1}, wv{own + 2 * n, 1};
-  const Vec1<int> order{reinterpret_cast<int*>(own + 3 * n), 1};
-  core::stebz<2>(t, n, d, e, wv, order);
+  const Vec1<double> d{sm, 1}, e{sm + n, 1}, wv{sm + 2 * n, 1};
+  const Vec1<int> order{reinterpret_cast<int*>(sm + 3 * n), 1};
+  core::stebz<1>(t, n, d, e, wv, order);
   if (g.wantz) {
     for (int i = t.first(1); i <= n; i += t.step()) {
       rec[record_w(n) + i - 1] = wv[i];
@@ -136,17 +139,23 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock) k_heev_values_warp(const 
 }  // namespace
 
 int launch(bool wantz, int n, double* rec, double* w, int64_t strideW, int* info, int64_t batch, cudaStream_t s) {
-  const bool by_warp = n >= tuning::kHeevValuesWarpMinN;
-  const int per_block = by_warp ? kWarpsPerBlock : kThreads;
-  const size_t shmem = sizeof(double) * (size_t)(by_warp ? warp_smem_doubles(n) : smem_doubles(n)) * per_block;
-  if (smem_slots::allow_max_smem(by_warp ? k_heev_values_warp : k_heev_values) != 0) return SGPU_ERR_DEVICE;
-  const int64_t most = (int64_t)INT_MAX * per_block;
+  if (n >= tuning::kHeevValuesBlockMinN) {
+    const size_t shmem = sizeof(double) * (size_t)block_smem_doubles(n);
+    for (int64_t b0 = 0; b0 < batch; b0 += INT_MAX) {
+      const int64_t nb = batch - b0 < INT_MAX ? batch - b0 : INT_MAX;
+      const Args g{wantz, n, rec + b0 * record_doubles(n), w + b0 * strideW, strideW, info + b0, nb};
+      k_heev_values_block<<<(unsigned)nb, block_threads(n), shmem, s>>>(g);
+      if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
+    }
+    return 0;
+  }
+  const size_t shmem = sizeof(double) * (size_t)smem_doubles(n) * kThreads;
+  if (smem_slots::allow_max_smem(k_heev_values) != 0) return SGPU_ERR_DEVICE;
+  const int64_t most = (int64_t)INT_MAX * kThreads;
   for (int64_t b0 = 0; b0 < batch; b0 += most) {
     const int64_t nb = batch - b0 < most ? batch - b0 : most;
     const Args g{wantz, n, rec + b0 * record_doubles(n), w + b0 * strideW, strideW, info + b0, nb};
-    const unsigned blocks = (unsigned)((nb + per_block - 1) / per_block);
-    if (by_warp) k_heev_values_warp<<<blocks, 32 * kWarpsPerBlock, shmem, s>>>(g);
-    else k_heev_values<<<blocks, kThreads, shmem, s>>>(g);
+    k_heev_values<<<(unsigned)((nb + kThreads - 1) / kThreads), kThreads, shmem, s>>>(g);
     if (fault::launch_status() != cudaSuccess) return SGPU_ERR_DEVICE;
   }
   return 0;
