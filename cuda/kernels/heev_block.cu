@@ -26,8 +26,8 @@
 //      eigenvector by dstein's inverse iteration, a cluster a thread (core/stein.hpp, the team
 //      path's code at 9-32); info > 0 then counts the vectors that did not converge. Where the
 //      register reduction ran, the eigenvalues come from heev_values instead (between the two
-//      kernels: dsterf on each of dstebz's blocks one thread a matrix, or from order 57 dstebz's
-//      bisection a warp a matrix; jobz N ends there).
+//      kernels: dsterf on each of dstebz's blocks one thread a matrix, or from order 49 dstebz's
+//      bisection a block a matrix; jobz N ends there).
 //   3. jobz V: eigenvectors X = Q diag(phases) Z as zheevd's zunmtr: X starts as diag(phases) Z in
 //      the caller's A, and the reflectors are applied to it kApplyNb at a time in the blocked form
 //      I - V T V^H (zlarft), each pass reading and writing X once. Forming Q one reflector at a
@@ -1192,7 +1192,7 @@ static int panel_mode() {
 
 // Phase 1 by heev_reg_reduce where it serves the order, above kSmallN only for calls of at least
 // kRegReduceMinBatch matrices: there a matrix takes a whole SM through phase 1, and after it the
-// eigenvalues (a warp a matrix) and inverse iteration (kThreadsStein threads) are slower for one
+// eigenvalues (heev_values) and inverse iteration (kThreadsStein threads) are slower for one
 // matrix than this kernel's. By n and the call's batch only: the same with and without vectors.
 // The developer setting SGPU_HEEV_REDUCE=block keeps phase 1 in this kernel everywhere, =reg takes
 // heev_reg_reduce wherever it serves.

@@ -16,7 +16,7 @@ namespace heev_block {
 constexpr int kMinN = 33;
 constexpr int kMaxN = 1024;  // its shared vectors (about 23 n doubles) fit the 227 KB of an H100 block
 bool serves(int n);
-// Whether its eigenvalues come from heev_values (a thread or a warp a matrix after the register
+// Whether its eigenvalues come from heev_values (a thread or a block a matrix after the register
 // reduction) for order n in a call of call_batch matrices: that launch takes the dsterf chain's or
 // the bisection's latency however few its matrices, so streamed pieces want many.
 bool values_kernel(int n, int64_t call_batch);
