@@ -269,9 +269,10 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
   // z's rows outward from r, the t-th of the n - 1: above r first, row k = r - 1 - t (e_k, D+_k,
   // d_{k+1}), then below, row k = t + 2 (e_{k-1}, D-_k, d_{k-1}). One pass walks both sides, so that
   // members with different twists take the same n - 1 steps side by side.
+  const auto row_out = [&](int t) { return t < r - 1 ? r - 1 - t : t + 2; };
   const auto load_out = [&](int t) {
     const bool up = t < r - 1;
-    const int k = up ? r - 1 - t : t + 2;
+    const int k = row_out(t);
     TwistRow q;
     q.a = e[up ? k : k - 1];
     q.b = up ? s.u[k] : s.v[k];
@@ -395,7 +396,7 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
       if (t == r - 1) z1 = 1.0;
       const TwistRow c = pipe.next(load_out, t, n - 1);
       z1 = -stein_div(c.a, c.b) * z1;
-      y[t < r - 1 ? r - 1 - t : t + 2] = z1 * scl;
+      y[row_out(t)] = z1 * scl;
     }
   }
   return true;

@@ -140,6 +140,7 @@ __global__ void __launch_bounds__(tuning::kHeevValuesBlockMaxN) k_heev_values_bl
 
 int launch(bool wantz, int n, double* rec, double* w, int64_t strideW, int* info, int64_t batch, cudaStream_t s) {
   if (n >= tuning::kHeevValuesBlockMinN) {
+    if (n > tuning::kHeevValuesBlockMaxN) return SGPU_ERR_DEVICE;  // the block's eigenvalue a thread
     const size_t shmem = sizeof(double) * (size_t)block_smem_doubles(n);
     for (int64_t b0 = 0; b0 < batch; b0 += INT_MAX) {
       const int64_t nb = batch - b0 < INT_MAX ? batch - b0 : INT_MAX;

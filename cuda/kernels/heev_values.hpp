@@ -16,7 +16,7 @@ namespace heev_values {
 // into the record's eigenvalues and order, for the inverse iteration that follows (the block
 // kernel's, the team path's last stage); else the matrix is done: w + b strideW gets them
 // ascending, unscaled by the record's sigma, and info[b] = 0 (a record marked bad: NaN and info n). Asynchronous on stream s.
-// 0 or SGPU_ERR_DEVICE.
+// 0 or SGPU_ERR_DEVICE (also for n above tuning::kHeevValuesBlockMaxN, the block's largest order).
 int launch(bool wantz, int n, double* rec, double* w, int64_t strideW, int* info, int64_t batch, cudaStream_t s);
 
 }  // namespace heev_values
