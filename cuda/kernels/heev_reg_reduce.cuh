@@ -5,18 +5,23 @@
 // vectors in shared memory. TR x TC threads a matrix: thread (rl, cl) = (tid / TC, tid % TC) holds
 // rows rl + TR i (i < RR) and columns cl + TC j (j < RC) of the full Hermitian matrix (a row's TC
 // threads are consecutive lanes). Step k:
-//   1. the threads of column k apply the pending update (step k - 1's) to it, into shared memory;
-//   2. warp 0 forms zlarfg's reflector (its scalars from one reciprocal square root and one
-//      reciprocal where the sum of squares is in range, else the core's zlarfg with its rescaling)
-//      and puts v, zero above row k + 1, into shared memory, d_k, beta_k and tau_k into the record;
-//   3. every thread applies the pending update to its part of the trailing matrix and sums its
-//      part of y = A v, reduced over the row's lanes by shuffles;
-//   4. every warp forms alph = -(tau / 2)(tau y)^H v = -(|tau|^2 / 2) v^H A v from the warps'
-//      shares of v^H A v (summed in step 3): the pending update is then v and
+//   1. warp 0 applies the pending update (step k - 1's) in registers to column k, which the step
+//      before left in shared memory, and forms zlarfg's reflector from it (its scalars from one
+//      reciprocal square root and one reciprocal where the sum of squares is in range, else the
+//      core's zlarfg with its rescaling, the column back in shared memory for it); it puts v,
+//      zero above row k + 1, into shared memory, d_k, beta_k and tau_k into the record;
+//   2. every thread applies the pending update to its part of the trailing matrix and sums its
+//      part of y = A v, reduced over the row's lanes by shuffles; column k + 1's threads leave
+//      their part of it in shared memory for the next step;
+//   3. every warp forms alph = -(tau / 2)(tau y)^H v = -(|tau|^2 / 2) v^H A v from the warps'
+//      shares of v^H A v (summed in step 2): the pending update is then v and
 //      w = tau y + alph v, w formed where it is used (no barrier to publish it).
-// Three barriers a step; row and column blocks wholly outside the trailing matrix are skipped by a
-// test that is the same for the whole block. Fewer threads a matrix put more matrices in flight,
-// which the steps' chains of dependent reductions need more than threads (tuning.hpp).
+// Two barriers a step, after 1 and after 2 (a barrier between the column's update and the
+// reflector took a third of the stall samples at 128): what warp 0 writes in step 1 while other
+// warps may still read the step before's (v, tau) is double-buffered. Row and column blocks wholly
+// outside the trailing matrix are skipped by a test that is the same for the whole block. Fewer
+// threads a matrix put more matrices in flight, which the steps' chains of dependent reductions
+// need more than threads (tuning.hpp).
 // Where a thread's part outgrows its registers (from n = 64; the full matrix is the register
 // file's size at 128), its first CS column blocks (j < CS, the first to leave the trailing matrix) live
 // in dynamic shared memory, a thread's elements 16 bytes apart across the block (no bank
@@ -98,11 +103,11 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
   static_assert(CS >= 0 && CS <= RC, "CS: column blocks in shared memory, at most RC");
   extern __shared__ double2 part_smem[];
   static_assert(NT % 32 == 0 && (TC & (TC - 1)) == 0 && TC <= 32, "a row's lanes: a power of two within a warp");
-  __shared__ __align__(16) zc col[NP];    // column k after its update
+  __shared__ __align__(16) zc col[NP];    // column k before step k - 1's update
   __shared__ __align__(16) zc vs[2][NP];  // v of step k in vs[k & 1]; the pending one in the other
   __shared__ __align__(16) zc ys[2][NP];  // y = A v of step k in ys[k & 1]; the pending one in the other
   __shared__ __align__(16) zc wps[NP];    // the pending w, formed at the end of the step before
-  __shared__ zc tau_s;
+  __shared__ zc tau_s[2];  // tau of step k in tau_s[k & 1]
   __shared__ double red[2][NW];
   __shared__ double vys[NW];  // the warps' shares of v^H A v at step k
   const int n = g.n, tid = threadIdx.x, rl = tid / TC, cl = tid % TC, lane = tid & 31;
@@ -167,6 +172,14 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
     rec[record_sigma(n)] = sigma;
     rec[record_bad(n)] = 0.0;
   }
+  // Column 0 for step 0 (nothing pending).
+#pragma unroll
+  for (int j = 0; j < RC; ++j) {
+    if (cl + TC * j != 0) continue;
+#pragma unroll
+    for (int i = 0; i < RR; ++i) sts(col[rl + TR * i], a.get(i, j));
+  }
+  __syncthreads();
 
   // The pending update (step k - 1's): A -= vp wp^H + wp vp^H with vp in vs[pb] and
   // wp(r) = tau_p ys[pb](r) + alph_p vp(r) for k <= r < n, zero elsewhere, formed where it is
@@ -177,49 +190,61 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
     const auto wp = [&](int r) {
       return r >= k && r < n ? fma2(tau_p, lds(ys[pb][r]), alph_p, lds(vs[pb][r])) : zc{0.0, 0.0};
     };
-    // (1) Column k.
-#pragma unroll
-    for (int j = 0; j < RC; ++j) {
-      if (cl + TC * j != k) continue;
-      const zc vpk = lds(vs[pb][k]), wpk = wp(k);
-#pragma unroll
-      for (int i = 0; i < RR; ++i) {
-        const int r = rl + TR * i;
-        if (r < k) continue;
-        zc x = rank2(a.get(i, j), lds(vs[pb][r]), wpk, wp(r), vpk);
-        if (r == k) x.im = 0.0;
-        sts(col[r], x);
-      }
-    }
-    __syncthreads();
-    // (2) The reflector: H^H (alpha; x) = (beta; 0), alpha = col(k + 1), x = col(k + 2:n).
+    // (1) Column k with the pending update, and its reflector:
+    // H^H (alpha; x) = (beta; 0), alpha = col(k + 1), x = col(k + 2:n).
     if (tid < 32) {
+      constexpr int NX = (NP + 31) / 32;
       const cuda::WarpTeam<32> t = cuda::WarpTeam<32>::make();
+      const zc vpk = lds(vs[pb][k]), wpk = wp(k);
+      const auto upd = [&](int r) { return rank2(lds(col[r]), lds(vs[pb][r]), wpk, wp(r), vpk); };
+      const double dk = upd(k).re;
+      const zc alpha = upd(k + 1);
+      zc xr[NX];
       double ssq = 0.0;
-      for (int r = k + 2 + lane; r < n; r += 32) {
-        const zc x = lds(col[r]);
-        ssq += x.re * x.re + x.im * x.im;
+#pragma unroll
+      for (int q = 0; q < NX; ++q) {
+        const int r = k + 2 + lane + 32 * q;
+        xr[q] = r < n ? upd(r) : zc{0.0, 0.0};
+        ssq += xr[q].re * xr[q].re + xr[q].im * xr[q].im;
       }
       ssq = t.sum(ssq);
-      const core::Vec<zc> x{col + (k + 2 < n ? k + 2 : n), 1};
       zc tau, inv;
-      const double beta = core::zlarfg_scalars_ssq(t, n - k - 1, lds(col[k + 1]), x, ssq, tau, inv);
-      t.sync();  // x rescaled in place where beta was tiny
-      for (int r = lane; r < NP; r += 32) {
-        const zc v = r <= k || r >= n ? zc{0.0, 0.0} : r == k + 1 ? zc{1.0, 0.0} : inv * lds(col[r]);
-        sts(vs[nb][r], v);
-        if (V && r >= k + 2 && r < n) V[r + (int64_t)k * n] = v;
+      double beta;
+      if (!core::zlarfg_scalars_in_range(n - k - 1, alpha, ssq, beta, tau, inv)) {
+        // zlarfg's own path reads x, and may rescale it, in shared memory.
+        const core::Vec<zc> x{col + (k + 2 < n ? k + 2 : n), 1};
+#pragma unroll
+        for (int q = 0; q < NX; ++q)
+          if (k + 2 + lane + 32 * q < n) sts(col[k + 2 + lane + 32 * q], xr[q]);
+        t.sync();
+        beta = core::zlarfg_scalars(t, n - k - 1, alpha, x, core::znrm2(t, n - k - 2, x), tau, inv);
+        t.sync();
+#pragma unroll
+        for (int q = 0; q < NX; ++q)
+          if (k + 2 + lane + 32 * q < n) xr[q] = lds(col[k + 2 + lane + 32 * q]);
       }
+#pragma unroll
+      for (int q = 0; q < NX; ++q) {
+        const int r = k + 2 + lane + 32 * q;
+        if (r >= n) continue;
+        const zc v = inv * xr[q];
+        sts(vs[nb][r], v);
+        if (V) V[r + (int64_t)k * n] = v;
+      }
+      // Rows k - 1 to k + 1 of v (vs[nb] held step k - 2's v, zero above row k - 1).
       if (lane == 0) {
-        rec[k] = lds(col[k]).re;
+        if (k >= 1) sts(vs[nb][k - 1], zc{0.0, 0.0});
+        sts(vs[nb][k], zc{0.0, 0.0});
+        sts(vs[nb][k + 1], zc{1.0, 0.0});
+        rec[k] = dk;
         rec[n + k] = beta;
         rec[2 * n + 2 * k] = tau.re;
         rec[2 * n + 2 * k + 1] = tau.im;
-        tau_s = tau;
+        tau_s[nb] = tau;
       }
     }
     __syncthreads();
-    // (3) The pending update and y = A v into ys[nb].
+    // (2) The pending update and y = A v into ys[nb]; column k + 1 into col for the next step.
     zc vpr[RR], wpr[RR], yr[RR];
 #pragma unroll
     for (int i = 0; i < RR; ++i) {
@@ -240,6 +265,7 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
         // Only a tile whose rows and columns overlap holds diagonal elements.
         if (TR * i < TC * j + TC && TC * j < TR * i + TR && rl + TR * i == c) x.im = 0.0;
         a.set(i, j, x);
+        if (c == k + 1 && rl + TR * i > k) sts(col[rl + TR * i], x);
         yr[i] = fma_acc(yr[i], x, vc);
       }
     }
@@ -262,13 +288,13 @@ __global__ void __launch_bounds__(TR * TC, MB) k_reg_reduce(const Args g) {
     for (int o = TC; o < 32; o <<= 1) vy += __shfl_xor_sync(0xffffffffu, vy, o);
     if (lane == 0) vys[tid / 32] = vy;
     __syncthreads();
-    // (4) This step's update becomes the pending one: alph = -(tau / 2)(tau y)^H v
+    // (3) This step's update becomes the pending one: alph = -(tau / 2)(tau y)^H v
     // = -(|tau|^2 / 2) v^H A v, the warps' shares summed in every warp (the same bits in each).
-    const zc tau = tau_s;
+    const zc tau = tau_s[nb];
     alph_p = zc{-0.5 * (tau.re * tau.re + tau.im * tau.im) * cuda::warp_sum(lane < NW ? vys[lane] : 0.0), 0.0};
     tau_p = tau;
-    // The next step's pending w once, for its update (after two barriers): wp(r) there, bit for
-    // bit. Column k + 1's threads form theirs before the first barrier.
+    // The next step's pending w once, for its update (after its first barrier): wp(r) there, bit
+    // for bit. Warp 0 forms its own in step 1, where other warps may still be writing wps.
     for (int r = tid; r < NP; r += NT)
       sts(wps[r], r > k && r < n ? fma2(tau_p, lds(ys[nb][r]), alph_p, lds(vs[nb][r])) : zc{0.0, 0.0});
   }
