@@ -185,12 +185,16 @@ struct HeevRegReduceRow {
 constexpr HeevRegReduceRow kHeevRegReduce[] = {
     {40, 8, 8, 6, 2}, {48, 16, 8, 4, 1}, {64, 16, 8, 4, 6}, {96, 16, 8, 2, 8}, {128, 32, 16, 1, 6},
 };
-// Above kHeevSmallN the register reduction only for calls of at least this many matrices (fewer:
-// the block kernel's own phase 1, whose later phases spread a matrix over more threads). H200,
-// whole calls, ms, block kernel / register reduction (SGPU_HEEV_REDUCE=block / reg): 128 x 528 N
-// 3.39 / 3.71, V 5.68 / 6.31; 128 x 1056 N 6.50 / 6.20, V 10.85 / 9.96; 96 x 528 V 3.23 / 3.60;
-// 96 x 1056 V 5.95 / 5.36; 128 x 3814 N 23.20 / 19.66, V 37.52 / 32.69; 128 x 180 V 2.80 / 3.84.
-constexpr int64_t kHeevRegReduceMinBatch = 1024;
+// Above kHeevSmallN the register reduction for calls of every size from kHeevRegReduceAnyBatchMinN,
+// below it only for calls of at least kHeevRegReduceMinBatch matrices (fewer: the block kernel's
+// own phase 1, whose later phases spread a matrix over more threads). H100, whole calls, two-barrier
+// kernel, device ms, block kernel / register reduction (SGPU_HEEV_REDUCE=block / reg), N; V:
+// 65 x 1 0.35 / 0.32; 0.48 / 0.51, x 64 0.38 / 0.37; 0.62 / 0.62, x 180 0.41 / 0.46; 0.69 / 0.80,
+// x 360 0.79 / 0.77; 1.15 / 1.12, x 720 1.31 / 1.07; 1.87 / 1.53; 96 x 1 0.60 / 0.42; 0.87 / 0.66,
+// x 64 0.65 / 0.44; 0.93 / 0.89, x 180 1.22 / 0.67; 1.19 / 1.18, x 720 3.59 / 1.40; 3.83 / 2.30;
+// 128 x 1 1.20 / 0.58; 1.42 / 0.90, x 180 1.53 / 1.16; 2.59 / 2.11, x 720 4.84 / 2.91; 6.21 / 4.53.
+constexpr int kHeevRegReduceAnyBatchMinN = 96;
+constexpr int64_t kHeevRegReduceMinBatch = 360;
 // heev_values (the eigenvalues between the register reduction or the team stages and inverse
 // iteration): a block a matrix by bisection from this order, below it dsterf one thread a matrix.
 // H100, whole calls, jobz N, ms, thread / block: 40 x 38146 8.20 / 8.02, 48 x 27126 8.22 / 8.35,

@@ -222,10 +222,11 @@ int main(int argc, char** argv) {
     }
     edge_of_range(h, n);
   }
-  // zheev from 65 to 128, where the GPU's block path reduces in its own kernel or (in large calls,
-  // or forced by SGPU_HEEV_REDUCE=reg) with the matrix on chip in heev_reg_reduce.
+  // zheev from 65 to 128, where the GPU's block path reduces in its own kernel (80 in small calls,
+  // or forced by SGPU_HEEV_REDUCE=block) or with the matrix on chip in heev_reg_reduce (100 and 128,
+  // or forced by SGPU_HEEV_REDUCE=reg).
   if (!h.quick)
-    for (int n : {100, 128})
+    for (int n : {80, 100, 128})
       for (double p : {nan, inf, -inf}) {
         zheev_case(h, n, p, false);
         zheev_case(h, n, p, true);

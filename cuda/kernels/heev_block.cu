@@ -79,6 +79,7 @@ constexpr int kThreads = tuning::kHeevThreads;
 constexpr int kThreadsSmall = tuning::kHeevThreadsSmall;
 constexpr int kThreadsStein = tuning::kHeevThreadsStein;
 constexpr int64_t kRegReduceMinBatch = tuning::kHeevRegReduceMinBatch;
+constexpr int kRegReduceAnyBatchMinN = tuning::kHeevRegReduceAnyBatchMinN;
 constexpr int kSmallN = tuning::kHeevSmallN;
 constexpr int kApplyNb = tuning::kHeevApplyNb;
 constexpr int kApplyRows = tuning::kHeevApplyRows;
@@ -1190,10 +1191,11 @@ static int panel_mode() {
   return v;
 }
 
-// Phase 1 by heev_reg_reduce where it serves the order, above kSmallN only for calls of at least
-// kRegReduceMinBatch matrices: there a matrix takes a whole SM through phase 1, and after it the
-// eigenvalues (heev_values) and inverse iteration (kThreadsStein threads) are slower for one
-// matrix than this kernel's. By n and the call's batch only: the same with and without vectors.
+// Phase 1 by heev_reg_reduce where it serves the order; between kSmallN and kRegReduceAnyBatchMinN
+// only for calls of at least kRegReduceMinBatch matrices: there a matrix takes a whole SM through
+// phase 1 in a geometry sized for 96, and after it the eigenvalues (heev_values) and inverse
+// iteration (kThreadsStein threads) are slower for one matrix than this kernel's. By n and the
+// call's batch only: the same with and without vectors.
 // The developer setting SGPU_HEEV_REDUCE=block keeps phase 1 in this kernel everywhere, =reg takes
 // heev_reg_reduce wherever it serves.
 static bool reg_reduce(int n, int64_t call_batch) {
@@ -1202,7 +1204,7 @@ static bool reg_reduce(int n, int64_t call_batch) {
     return e && !std::strcmp(e, "block") ? 0 : e && !std::strcmp(e, "reg") ? 1 : -1;
   }();
   if (mode == 0 || !heev_reg_reduce::serves(n)) return false;
-  return mode == 1 || n <= kSmallN || call_batch >= kRegReduceMinBatch;
+  return mode == 1 || n <= kSmallN || n >= kRegReduceAnyBatchMinN || call_batch >= kRegReduceMinBatch;
 }
 
 // Phase 2 as zheevx (inverse iteration) up to this order, else bisection and divide and conquer
