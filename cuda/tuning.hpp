@@ -193,6 +193,12 @@ constexpr HeevRegReduceRow kHeevRegReduce[] = {
 // x 360 0.79 / 0.77; 1.15 / 1.12, x 720 1.31 / 1.07; 1.87 / 1.53; 96 x 1 0.60 / 0.42; 0.87 / 0.66,
 // x 64 0.65 / 0.44; 0.93 / 0.89, x 180 1.22 / 0.67; 1.19 / 1.18, x 720 3.59 / 1.40; 3.83 / 2.30;
 // 128 x 1 1.20 / 0.58; 1.42 / 0.90, x 180 1.53 / 1.16; 2.59 / 2.11, x 720 4.84 / 2.91; 6.21 / 4.53.
+// Another run: 72 x 64 0.41 / 0.36; 0.68 / 0.69, x 180 0.48 / 0.39; 0.83 / 0.80; 80 x 64 0.48 /
+// 0.48; 0.89 / 0.95, x 180 0.69 / 0.53; 1.07 / 1.05; 88 x 64 0.70 / 0.42; 0.93 / 0.82; 97 x 64
+// 0.63 / 0.48; 0.95 / 0.77, x 180 1.22 / 0.85; 1.43 / 1.36; 112 x 1 0.77 / 0.52; 1.04 / 0.83, x 64
+// 0.78 / 0.83; 1.22 / 1.35, x 180 1.52 / 1.23; 1.68 / 1.86 (the block kernel's W still in shared
+// memory below 117; the one loss kept for a rule by order alone); from 360 the register
+// reduction won at every order measured (65 to 128).
 constexpr int kHeevRegReduceAnyBatchMinN = 96;
 constexpr int64_t kHeevRegReduceMinBatch = 360;
 // heev_values (the eigenvalues between the register reduction or the team stages and inverse
