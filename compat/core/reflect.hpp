@@ -161,15 +161,6 @@ SGPU_HD bool zlarfg_scalars_in_range(int n, zc alpha, double ssq, double& beta, 
   return true;
 }
 
-// zlarfg_scalars from ssq (every member the same value): zlarfg_scalars_in_range where it
-// applies, else zlarfg_scalars with znrm2.
-template <class Team>
-SGPU_HD double zlarfg_scalars_ssq(const Team& t, int n, zc alpha, Vec<zc> x, double ssq, zc& tau, zc& inv) {
-  double beta;
-  if (zlarfg_scalars_in_range(n, alpha, ssq, beta, tau, inv)) return beta;
-  return zlarfg_scalars(t, n, alpha, x, znrm2(t, n - 1, x), tau, inv);
-}
-
 // Complex reflector H = I - tau v v^H, v = (1, x), H^H (alpha, x) = (beta, 0) with beta real (zlarfg).
 template <class Team>
 SGPU_HD double zlarfg(const Team& t, int n, zc alpha, Vec<zc> x, zc& tau) {
