@@ -61,6 +61,22 @@ for n in ${TEAM_N:-}; do
     SGPU_HEEV_TEAM=$p build/bench/sgpu_heev_bench --small --no-lapacke --only-n $n 2>&1 | grep "^| $n |"
   done
 done 2>&1 | tee "$out/heev_team.txt"
+# Phase 1 by the block kernel against the register reduction (SGPU_HEEV_REDUCE=block / reg), whole
+# calls device-resident, jobz N and V, for each order in REDUCE_N and batch in REDUCE_B (default
+# 1 64 180 360 720): the figures behind tuning::kHeevRegReduceAnyBatchMinN and kHeevRegReduceMinBatch.
+for n in ${REDUCE_N:-}; do
+  for b in ${REDUCE_B:-1 64 180 360 720}; do
+    line="$n x $b block / reg:"
+    for j in N V; do
+      for m in block reg; do
+        line="$line $(SGPU_HEEV_REDUCE=$m build/bench/sgpu_heev_bench --sgpu-only --only-n $n --batch $b --jobz $j 2>&1 |
+          grep "^| $n |" | awk -F'|' '{print $5}')"
+      done
+      line="$line ($j)"
+    done
+    echo "$line"
+  done
+done 2>&1 | tee "$out/heev_reduce.txt"
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$out/sanitizer.log"
   # racecheck is slow: small orders of the block path (Z, the merge tiles and the group barriers in

@@ -188,7 +188,7 @@ constexpr HeevRegReduceRow kHeevRegReduce[] = {
 // Above kHeevSmallN the register reduction for calls of every size from kHeevRegReduceAnyBatchMinN,
 // below it only for calls of at least kHeevRegReduceMinBatch matrices (fewer: the block kernel's
 // own phase 1, whose later phases spread a matrix over more threads). H100, whole calls, two-barrier
-// kernel, device ms, block kernel / register reduction (SGPU_HEEV_REDUCE=block / reg), N; V:
+// kernel, device ms, block kernel / register reduction (bench/device_heev.sh's REDUCE_N), N; V:
 // 65 x 1 0.35 / 0.32; 0.48 / 0.51, x 64 0.38 / 0.37; 0.62 / 0.62, x 180 0.41 / 0.46; 0.69 / 0.80,
 // x 360 0.79 / 0.77; 1.15 / 1.12, x 720 1.31 / 1.07; 1.87 / 1.53; 96 x 1 0.60 / 0.42; 0.87 / 0.66,
 // x 64 0.65 / 0.44; 0.93 / 0.89, x 180 1.22 / 0.67; 1.19 / 1.18, x 720 3.59 / 1.40; 3.83 / 2.30;
