@@ -1192,9 +1192,9 @@ static int panel_mode() {
 }
 
 // Phase 1 by heev_reg_reduce where it serves the order; between kSmallN and kRegReduceAnyBatchMinN
-// only for calls of at least kRegReduceMinBatch matrices: there a matrix takes a whole SM through
-// phase 1 in a geometry sized for 96, and after it the eigenvalues (heev_values) and inverse
-// iteration (kThreadsStein threads) are slower for one matrix than this kernel's. By n and the
+// only for calls of at least kRegReduceMinBatch matrices: there the 96-row geometry pads the
+// matrix, and after it the eigenvalues (heev_values) and inverse iteration (kThreadsStein threads)
+// are slower for one matrix than this kernel's. By n and the
 // call's batch only: the same with and without vectors.
 // The developer setting SGPU_HEEV_REDUCE=block keeps phase 1 in this kernel everywhere, =reg takes
 // heev_reg_reduce wherever it serves.
