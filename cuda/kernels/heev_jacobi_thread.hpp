@@ -103,13 +103,30 @@ struct SlotVectors {
 template <int N, bool kWantz, class Vectors>
 SGPU_HD int rotate(int p, int q, int round, double (&d)[N], zc (&u)[N][N], const Vectors& v, double tiny) {
   const zc b = u[p][q];
-  const double ab = core::zabs(b), app = d[p], aqq = d[q];
-  if (ab <= tiny || ab <= core::Mach::ulp * sqrt(fabs(app)) * sqrt(fabs(aqq))) return 0;
-  const double theta = (aqq - app) / (2.0 * ab);
-  const double t =
-      fabs(theta) > 1e150 ? 0.5 / theta : core::sign(1.0, theta) / (fabs(theta) + sqrt(theta * theta + 1.0));
-  const double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
-  const zc e = (1.0 / ab) * b;  // b / |b|
+  const double app = d[p], aqq = d[q], b2 = b.re * b.re + b.im * b.im;
+  double ab, rab;  // |b| and 1 / |b|
+  if (b2 >= 1e-280 && b2 <= 1e280) {
+    // The common case, |b| in [1e-140, 1e140] (above tiny): the criterion squared, and |b| and its
+    // reciprocal from one reciprocal square root, no square root or division (the rotations'
+    // scalars were most of the instructions at N = 4).
+    if (b2 <= core::Mach::ulp * core::Mach::ulp * fabs(app * aqq)) return 0;
+    rab = core::rsqrt_in_range(b2);
+    ab = b2 * rab;
+  } else {
+    ab = core::zabs(b);
+    if (ab <= tiny || ab <= core::Mach::ulp * sqrt(fabs(app)) * sqrt(fabs(aqq))) return 0;
+    rab = 1.0 / ab;
+  }
+  const double theta = (aqq - app) * (0.5 * rab);
+  double t;
+  if (fabs(theta) <= 1e140) {
+    const double r = fma(theta, theta, 1.0);  // sqrt(r) = r / sqrt(r)
+    t = copysign(core::rcp_in_range(fabs(theta) + r * core::rsqrt_in_range(r)), theta);
+  } else {
+    t = 0.5 / theta;
+  }
+  const double c = core::rsqrt_in_range(fma(t, t, 1.0)), s = t * c;
+  const zc e = rab * b;  // b / |b|
   const zc se = s * core::conj(e), ce = c * core::conj(e);
   // Columns p and q of every other row: A G (rows p and q are their conjugates).
   SGPU_JACOBI_UNROLL
