@@ -163,6 +163,12 @@ constexpr int kHeevSmallN = 64;
 // columns 25.1. With the twisted vectors (H100, ms, 64 -> 32 / 96 threads): 128 x 3814 V 29.9 ->
 // 30.2 / 31.1, 96 x 6781 26.1 -> 26.3 / 26.8, 64 x 15258 18.7 -> 19.9 / 19.9.
 constexpr int kHeevThreadsStein = 64;
+// Calls of at most kHeevSteinWideBatchPerSm matrices an SM, above kHeevThreadsStein: that kernel
+// with kHeevThreadsSmall threads instead (a thread a vector up to 128), since under a wave each
+// thread's chain of solves, not the number of blocks in flight, sets its time. H100, whole calls,
+// jobz V, device ms, 64 -> 128 threads: 128 x 1 0.90 -> 0.79, x 64 1.39 -> 1.29, x 132 1.62 ->
+// 1.57, 100 x 132 1.03 -> 0.96; at two an SM 128 x 180 2.09 -> 2.13, 96 x 180 1.17 -> 1.09.
+constexpr int kHeevSteinWideBatchPerSm = 1;
 // Phase 1 up to n = 128: the matrix in the registers of TR x TC threads (kernels/
 // heev_reg_reduce.cu), blocks_per_sm bounding the registers, and from 64 (the full matrix is the
 // register file's size at 128) each thread's first shared_cols column blocks in shared memory; a

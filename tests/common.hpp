@@ -36,6 +36,7 @@ struct Harness {
   bool quick = false;       // small sizes only (for valgrind)
   std::vector<int> sizes;   // --sizes 33,64,200: these orders only (tests that take it; sanitizer runs)
   std::vector<int> kinds;   // --kinds 0,11: these matrix kinds only (by index; the sanitizer runs)
+  int64_t batch = 0;        // --batch B: matrices a call (tests that take it; 0: the test's own)
   uint64_t seed = 0;
   std::mt19937_64 rng;
   int failures = 0, checks = 0;
@@ -47,6 +48,7 @@ struct Harness {
       if (!std::strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
       else if (!std::strcmp(argv[i], "--quick")) quick = true;
       else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+      else if (!std::strcmp(argv[i], "--batch") && i + 1 < argc) batch = std::strtoll(argv[++i], nullptr, 10);
       else if ((!std::strcmp(argv[i], "--sizes") || !std::strcmp(argv[i], "--kinds")) && i + 1 < argc) {
         std::vector<int>& list = argv[i][2] == 's' ? sizes : kinds;
         for (char* p = argv[++i]; *p;) {

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   if (!h.sizes.empty()) sizes = h.sizes;
   double worst_res = 0, worst_orth = 0, worst_ev = 0, worst_nv = 0;
   for (int n : sizes) {
-    const int64_t nb = n >= 200 ? 1 : n >= 64 ? 2 : 3;
+    const int64_t nb = h.batch > 0 ? h.batch : n >= 200 ? 1 : n >= 64 ? 2 : 3;
     for (int k = 0; k < (int)HKind::kCount; ++k) {
       const HKind kind = (HKind)k;
       // Every kind up to n = 256 (the GPU's block path from 33, cuBLAS's back-transformation from

@@ -1266,8 +1266,12 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // takes.
   sh.reg = reg_reduce(n, call_batch) && sh.stein;
   // After the register reduction the kernel runs only inverse iteration (a thread a vector, two
-  // above 64: as many in flight an SM as 128 threads a block would keep) and phase 3.
-  sh.T = sh.reg ? kThreadsStein : n <= kSmallN ? kThreadsSmall : kThreads;
+  // above 64: as many in flight an SM as 128 threads a block would keep) and phase 3; in calls
+  // of at most tuning::kHeevSteinWideBatchPerSm matrices an SM, kThreadsSmall threads, a vector
+  // each (up to 128).
+  const bool wide = sh.reg && wantz && n > kThreadsStein &&
+                    call_batch <= (int64_t)sms * tuning::kHeevSteinWideBatchPerSm;
+  sh.T = sh.reg ? (wide ? kThreadsSmall : kThreadsStein) : n <= kSmallN ? kThreadsSmall : kThreads;
   const int per_sm = sh.T == kThreadsSmall || sh.T == kThreadsStein ? 4 : 2;
   sh.tiles = wantz && !sh.stein ? tiles_doubles(n, sh.T / 32) : 0;
   const size_t wbytes = sizeof(zc) * (size_t)n * n, zbytes = sizeof(double) * (size_t)z_doubles(n, sh.reg);
@@ -1350,7 +1354,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
   Shape sh;
   if (int e = shape_of(wantz, n, call_batch, sh)) return e;
   static_assert(kThreadsStein % 32 == 0 && kThreadsStein < kThreadsSmall, "kThreadsStein: whole warps, below kThreadsSmall");
-  auto kernel = sh.reg                   ? k_heev_block<kThreadsStein, true>
+  auto kernel = sh.reg ? (sh.T == kThreadsSmall ? k_heev_block<kThreadsSmall, true> : k_heev_block<kThreadsStein, true>)
                 : sh.T == kThreadsSmall ? k_heev_block<kThreadsSmall, false>
                                         : k_heev_block<kThreads, false>;
   if (smem_slots::allow_max_smem(kernel) != 0) return SGPU_ERR_DEVICE;
