@@ -169,6 +169,11 @@ constexpr int kHeevThreadsStein = 64;
 // jobz V, device ms, 64 -> 128 threads: 128 x 1 0.90 -> 0.79, x 64 1.39 -> 1.29, x 132 1.62 ->
 // 1.57, 100 x 132 1.03 -> 0.96; at two an SM 128 x 180 2.09 -> 2.13, 96 x 180 1.17 -> 1.09.
 constexpr int kHeevSteinWideBatchPerSm = 1;
+// After the register reduction with vectors, inverse iteration's scratch (its back substitutions'
+// chains of loads) in shared memory where it fits, in calls of at most this many matrices an SM
+// (one block an SM then). H100, whole calls, jobz V, ms, global -> shared: 128 x 180 2.13 -> 2.06,
+// 128 x 64 1.29 -> 1.29.
+constexpr int kHeevSteinSharedBatchPerSm = 2;
 // Phase 1 up to n = 128: the matrix in the registers of TR x TC threads (kernels/
 // heev_reg_reduce.cu), blocks_per_sm bounding the registers, and from 64 (the full matrix is the
 // register file's size at 128) each thread's first shared_cols column blocks in shared memory; a
@@ -217,7 +222,14 @@ constexpr int kHeevValuesBlockMinN = 49;
 constexpr int kHeevValuesBlockMaxN = 128;
 // Phase 1 (reduction to tridiagonal form): loads in flight per thread in the pass, and the order
 // from which the pass reads only the lower triangle. [SGPU_HEEV_PASS]
-constexpr int kHeevPassUnroll = 8;  // not swept
+// kHeevPassUnroll: 16 lost (H100, N, ms: 953 x 256 37.80 -> 39.11, 238 x 512 64.45 -> 67.92).
+constexpr int kHeevPassUnroll = 8;
+// The panel update's rank-2 steps unrolled by this factor (two steps' loads in flight together),
+// with the pass's next columns loaded before its arithmetic (pass_lower). H100, one call, N, ms,
+// neither -> both: 953 x 256 37.59 -> 34.89, 238 x 512 64.64 -> 60.35, 180 x 256 8.97 -> 8.34,
+// 1562 x 200 30.69 -> 29.45; unrolled by 2 alone 36.32, 60.70, 8.55, 30.17; by 4 38.79, 66.51; 8
+// 38.05, 64.98 (spills); the prefetch alone 37.21, 64.53.
+constexpr int kHeevPanelUpdateUnroll = 2;
 // pass_lower only where W is in global memory without vectors (n >= 116 on the H100; jobz V takes
 // the same pass): with W in shared memory pass_full won at 64-100.
 constexpr int kHeevLowerPassMinN = 100;  // 127 N 38.3 -> 23.5 ms, V 55.9 -> 49.1; loses at 80 V

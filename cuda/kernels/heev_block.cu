@@ -90,6 +90,7 @@ constexpr int kPassUnroll = tuning::kHeevPassUnroll;
 constexpr int kLowerPassMinN = tuning::kHeevLowerPassMinN;
 constexpr int kTiledMinN = tuning::kHeevTiledMinN;
 constexpr int kPanelNb = tuning::kHeevPanelNb;
+constexpr int kPanelUpdateUnroll = tuning::kHeevPanelUpdateUnroll;
 constexpr int kSteinMaxN = tuning::kHeevSteinMaxN;
 // Phase 2's merge products, tiled through shared memory from kTiledMinN rows (below it the core's
 // plain loop): a group of S threads computes 64 x S/4 tiles, 4 x 4 per thread, kTileK terms per
@@ -111,6 +112,7 @@ struct Smem {
   zc* apply;      // jobz V, phase 3: V (n - 1 rows x kApplyNb), then T (kApplyNb x kApplyNb)
   zc* w;          // W when it lives in shared memory
   double* z;      // Z when it lives in shared memory
+  double* ss;     // inverse iteration's scratch when it lives in shared memory (after Z)
 };
 
 __host__ __device__ inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
@@ -187,7 +189,7 @@ __host__ __device__ inline int64_t smem_doubles(int n, int tiles, bool wantz, in
 }
 
 __device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared, bool z_shared, bool lower,
-                      bool dc_shared) {
+                      bool dc_shared, bool z_rows, bool stein_shared) {
   Smem s;
   double* p = base;
   s.red = p; p += 32;
@@ -209,6 +211,8 @@ __device__ Smem carve(double* base, int n, int tiles, bool wantz, bool w_shared,
   s.w = w_shared ? reinterpret_cast<zc*>(p) : nullptr;
   if (w_shared) p += 2 * (int64_t)n * n;
   s.z = z_shared ? p : nullptr;
+  if (z_shared) p += z_doubles(n, z_rows);
+  s.ss = stein_shared ? p : nullptr;
   return s;
 }
 
@@ -234,8 +238,9 @@ struct Args {
   zc* tau_g;   // jobz V by cuBLAS: the block's tau (n per block) goes here and phase 3 only prepares
   int gemm_nb;  // jobz V by cuBLAS: reflectors per pass
   zc* wpan;     // phase 1 in panels (tridiagonalize_panels): each block's Wp, n x kPanelNb; else null
-  bool stein;   // phase 2 as zheevx (stebz, then stein's inverse iteration; a.dc its scratch), else
-                // bisection and divide and conquer
+  bool stein;   // phase 2 as zheevx (stebz, then stein's inverse iteration; a.dc its scratch, or
+                // shared memory where stein_shared), else bisection and divide and conquer
+  bool stein_shared;
   const double* rec;  // phase 1 done by heev_reg_reduce: each block's record (rec_per doubles; W in
                       // global memory holds the reflectors where vectors are wanted); else null
   int64_t rec_per;
@@ -329,12 +334,24 @@ __device__ __forceinline__ int pass_lower(Mat1<zc> W, int n, int k, const zc* vp
     const zc vkr = live ? vk[r] : zc{0.0, 0.0};
     const int cend = r0 + 31 < n ? r0 + 31 : n;
     zc acc{0.0, 0.0};
+    // The next columns' loads are issued before this chunk's arithmetic, so that a warp's loads
+    // are in flight while it computes (the pass waits on their latency, not on the arithmetic).
+    zc nx[kPassUnroll];
+#pragma unroll
+    for (int u = 0; u < kPassUnroll; ++u) {
+      const int cu = k + 1 + gc + u * NC;
+      nx[u] = live && cu <= cend && cu <= r ? ld(W(r, cu)) : zc{0.0, 0.0};
+    }
     for (int c = k + 1 + gc; c <= cend; c += kPassUnroll * NC) {
       zc a[kPassUnroll];
 #pragma unroll
-      for (int u = 0; u < kPassUnroll; ++u) {
-        const int cu = c + u * NC;
-        a[u] = live && cu <= cend && cu <= r ? ld(W(r, cu)) : zc{0.0, 0.0};
+      for (int u = 0; u < kPassUnroll; ++u) a[u] = nx[u];
+      if (c + kPassUnroll * NC <= cend) {  // uniform over the warp
+#pragma unroll
+        for (int u = 0; u < kPassUnroll; ++u) {
+          const int cu = c + (kPassUnroll + u) * NC;
+          nx[u] = live && cu <= cend && cu <= r ? ld(W(r, cu)) : zc{0.0, 0.0};
+        }
       }
 #pragma unroll
       for (int u = 0; u < kPassUnroll; ++u) {
@@ -508,6 +525,7 @@ __device__ __forceinline__ void panel_update(Mat1<zc> W, int n, int k0, int kt, 
         const int cu = c0 + u;
         a[u] = live && cu <= cend && cu <= r ? ld(W(r, cu)) : zc{0.0, 0.0};
       }
+#pragma unroll(kPanelUpdateUnroll)
       for (int l = 0; l < nbk; ++l) {
         const zc* wl = wpan + (int64_t)l * n - 1;  // 1-based column l of Wp
         const zc vr = live ? ld(W(r, k0 + l)) : zc{0.0, 0.0}, wr = live ? ld(wl[r]) : zc{0.0, 0.0};
@@ -981,7 +999,8 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
   extern __shared__ double smem[];
   const int n = a.n, tid = threadIdx.x, T = blockDim.x;
   const Smem s =
-      carve(smem, n, a.tiles, a.wantz, a.w_shared, a.wantz && a.Zg == nullptr, a.lower_pass, a.dc_shared);
+      carve(smem, n, a.tiles, a.wantz, a.w_shared, a.wantz && a.Zg == nullptr, a.lower_pass, a.dc_shared, kRec,
+            a.stein_shared);
   const BlockTeam t{s.red};
   const int64_t b = blockIdx.x;
   Mat1<zc> A{a.A + b * a.sA, 1, a.lda};
@@ -1038,7 +1057,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     // As zheevx (tridiagonal_stein); Z's columns follow T's blocks, ord sorts them for phase 3.
     const Mat1<double> z = s.z ? z_view(s.z, n, kRec) : z_view(a.Zg + b * z_doubles(n, false), n, false);
     const double* vals = kRec ? a.rec + b * a.rec_per + heev_reg_reduce::record_w(n) : nullptr;
-    info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, sigma, w, vals);
+    info = tridiagonal_stein(t, s, n, a.wantz, z, a.stein_shared ? s.ss : a.dc + b * a.dc_per, sigma, w, vals);
     const int* ord = reinterpret_cast<const int*>(s.er);
     if (a.wantz && a.phases >= 3) {
       if (a.tau_g)
@@ -1243,6 +1262,7 @@ namespace {
 struct Shape {
   int T = 0, tiles = 0, nbg = 0;
   bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false, stein = false;
+  bool stein_shared = false;  // inverse iteration's scratch in shared memory (after the register reduction)
   bool mma = false;  // phase 3 outside the kernel on the tensor cores (else, where gemm, by cuBLAS)
   bool x_from_z = false;  // mma, and X's start (diag(ph) Z(:, ord)) left to it: Z in global memory
   bool reg = false;  // phase 1 by heev_reg_reduce (then W, in global memory, only holds the reflectors)
@@ -1295,13 +1315,20 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
       sh.shmem = with;
     }
   }
+  // After the register reduction with vectors, inverse iteration's scratch (a chain of dependent
+  // loads in every solve) in shared memory where it fits beside the rest, in calls of at most
+  // tuning::kHeevSteinSharedBatchPerSm matrices an SM: then one block an SM.
+  const size_t stein_bytes = sizeof(double) * (size_t)core::stein_member_work(n) * (size_t)std::min(sh.T, n);
+  sh.stein_shared = sh.reg && wantz && sh.shmem + stein_bytes <= (size_t)optin &&
+                    call_batch <= (int64_t)sms * tuning::kHeevSteinSharedBatchPerSm;
+  if (sh.stein_shared) sh.shmem += stein_bytes;
   if (sh.shmem > (size_t)optin) return SGPU_ERR_DEVICE;
   // Each region a multiple of 16 bytes, so that every one after it stays 16-byte aligned (W and
   // Wp are read as double2; cuBLAS takes tau, S, Y and Y2 as cuDoubleComplex): Z's n^2 doubles are
   // 8 bytes short of that for odd n.
   auto al16 = [](size_t x) { return (x + 15) / 16 * 16; };
   sh.zg = wantz && !sh.z_shared ? al16(zbytes) : 0;
-  sh.dcb = !wantz ? 0
+  sh.dcb = !wantz || sh.stein_shared ? 0
            : al16(sh.stein ? sizeof(double) * (size_t)core::stein_member_work(n) * std::min(sh.T, n)
                            : sizeof(double) * (size_t)dc_doubles(n));
   // Phase 3 outside the kernel (on the tensor cores, or by cuBLAS where the library loads) needs V
@@ -1404,6 +1431,7 @@ int enqueue(Workspace* ws, cudaStream_t st, bool wantz, bool lower, int n, void*
     args.dc = dcb ? reinterpret_cast<double*>(wbase + (wg + zg) * (size_t)nb) : nullptr;
     args.dc_per = (int64_t)(dcb / sizeof(double));
     args.stein = sh.stein;
+    args.stein_shared = sh.stein_shared;
     args.phases = phases;
     args.tiles = tiles;
     args.dc_shared = dc_shared;
