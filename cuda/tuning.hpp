@@ -153,6 +153,8 @@ constexpr int kHeevWarpMinLanes = 4;
 // ---- zheev, n >= 33: one thread block per matrix (kernels/heev_block) ---------------------------
 // Threads per block: kHeevThreadsSmall up to kHeevSmallN (rows are few, so more matrices in flight
 // per SM), kHeevThreads above (two blocks per SM under 128 registers a thread).
+// H100, N, ms: 128-thread blocks (four an SM) up to 512: 953 x 256 37.80 -> 37.00, 238 x 512 64.45
+// -> 97.05; 256-thread blocks bounded to three an SM (85 registers): 42.59, 72.48.
 constexpr int kHeevThreads = 256;
 constexpr int kHeevThreadsSmall = 128;
 constexpr int kHeevSmallN = 64;
@@ -228,7 +230,8 @@ constexpr int kHeevPassUnroll = 8;
 // with the pass's next columns loaded before its arithmetic (pass_lower). H100, one call, N, ms,
 // neither -> both: 953 x 256 37.59 -> 34.89, 238 x 512 64.64 -> 60.35, 180 x 256 8.97 -> 8.34,
 // 1562 x 200 30.69 -> 29.45; unrolled by 2 alone 36.32, 60.70, 8.55, 30.17; by 4 38.79, 66.51; 8
-// 38.05, 64.98 (spills); the prefetch alone 37.21, 64.53.
+// 38.05, 64.98 (spills); the prefetch alone 37.21, 64.53. The panel step's loops over its earlier
+// reflectors unrolled instead: 37.80 -> 38.55, 64.72 -> 65.33.
 constexpr int kHeevPanelUpdateUnroll = 2;
 // pass_lower only where W is in global memory without vectors (n >= 116 on the H100; jobz V takes
 // the same pass): with W in shared memory pass_full won at 64-100.
