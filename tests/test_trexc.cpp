@@ -5,8 +5,9 @@
 //    2 x 2 blocks split), and of a matrix with every eigenvalue equal;
 //  - random first and last positions, both directions;
 //  - the same info and final position as LAPACK's; the eigenvalues along T's diagonal in LAPACK's
-//    order within 1000 ulp of max|T| (except kind 1's, see below); ||A - Q T Q^T||_1 / (n ulp ||A||_1) < 20,
-//    ||I - Q^T Q||_1 / (n ulp) < 20, T quasi-triangular with standardized 2 x 2 blocks.
+//    order within 1000 ulp of max|T| (except kind 1's, see below); ||A - Q T Q^T||_1 / (n ulp ||A||_1) < 20
+//    or at most twice LAPACK's on the same matrix (it includes dgees's error), ||I - Q^T Q||_1 /
+//    (n ulp) < 20, T quasi-triangular with standardized 2 x 2 blocks.
 // CPU only: skips with --backend gpu.
 #include "common.hpp"
 #include "core/trexc.hpp"
@@ -105,16 +106,22 @@ int main(int argc, char** argv) {
         // about sqrt(ulp) in dgees): a block's computed eigenvalues move with the last bits of any
         // swap, so there only the residuals and the structure below judge.
         if (kind != 1) h.expect(diff <= 1e3 * ulp, "%s: eigenvalues along T differ from LAPACK's by %.3g ulp", c, diff / ulp);
-        // A = Q T Q^T, Q orthogonal, T quasi-triangular and standardized.
-        auto qt = matmul(n, qc, tc);
-        auto qtq = matmul(n, qt, qc, false, true);
-        double anorm = std::max(norm1(n, n, a.data(), n), unfl), res = 0.0, orth = 0.0;
-        for (int j = 0; j < n; ++j) {
-          double s = 0.0;
-          for (int i = 0; i < n; ++i) s += std::abs(qtq[i + (size_t)j * n] - a[i + (size_t)j * n]);
-          res = std::max(res, s);
-        }
-        res /= std::max(n, 1) * ulp * anorm;
+        // A = Q T Q^T, Q orthogonal, T quasi-triangular and standardized. The residual includes
+        // dgees's own error, so it is judged as LAPACK judges itself: below 20, or at most twice
+        // LAPACK's (dgees, then dtrexc) on the same matrix.
+        const double anorm = std::max(norm1(n, n, a.data(), n), unfl);
+        auto residual = [&](const std::vector<double>& tm, const std::vector<double>& qm) {
+          auto qtq = matmul(n, matmul(n, qm, tm), qm, false, true);
+          double r = 0.0;
+          for (int j = 0; j < n; ++j) {
+            double s = 0.0;
+            for (int i = 0; i < n; ++i) s += std::abs(qtq[i + (size_t)j * n] - a[i + (size_t)j * n]);
+            r = std::max(r, s);
+          }
+          return r / (std::max(n, 1) * ulp * anorm);
+        };
+        const double res = residual(tc, qc), res_l = residual(tl, ql);
+        double orth = 0.0;
         auto qq = matmul(n, qc, qc, true, false);
         for (int j = 0; j < n; ++j) {
           double s = 0.0;
@@ -124,7 +131,7 @@ int main(int argc, char** argv) {
         orth /= std::max(n, 1) * ulp;
         worst_res = std::max(worst_res, res);
         worst_orth = std::max(worst_orth, orth);
-        h.expect(res < 20, "%s: ||A - Q T Q^T|| ratio %.3g", c, res);
+        h.expect(res < 20 || res <= 2 * res_l, "%s: ||A - Q T Q^T|| ratio %.3g (LAPACK's %.3g)", c, res, res_l);
         h.expect(orth < 20, "%s: orthogonality ratio %.3g", c, orth);
         auto T = [&](int i, int j) { return tc[(i - 1) + (size_t)(j - 1) * n]; };
         for (int j = 1; j <= n; ++j)
