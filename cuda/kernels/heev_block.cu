@@ -1057,7 +1057,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     // As zheevx (tridiagonal_stein); Z's columns follow T's blocks, ord sorts them for phase 3.
     const Mat1<double> z = s.z ? z_view(s.z, n, kRec) : z_view(a.Zg + b * z_doubles(n, false), n, false);
     const double* vals = kRec ? a.rec + b * a.rec_per + heev_reg_reduce::record_w(n) : nullptr;
-    info = tridiagonal_stein(t, s, n, a.wantz, z, a.stein_shared ? s.ss : a.dc + b * a.dc_per, sigma, w, vals);
+    info = tridiagonal_stein(t, s, n, a.wantz, z, s.ss ? s.ss : a.dc + b * a.dc_per, sigma, w, vals);
     const int* ord = reinterpret_cast<const int*>(s.er);
     if (a.wantz && a.phases >= 3) {
       if (a.tau_g)
@@ -1328,9 +1328,7 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
   // 8 bytes short of that for odd n.
   auto al16 = [](size_t x) { return (x + 15) / 16 * 16; };
   sh.zg = wantz && !sh.z_shared ? al16(zbytes) : 0;
-  sh.dcb = !wantz || sh.stein_shared ? 0
-           : al16(sh.stein ? sizeof(double) * (size_t)core::stein_member_work(n) * std::min(sh.T, n)
-                           : sizeof(double) * (size_t)dc_doubles(n));
+  sh.dcb = !wantz || sh.stein_shared ? 0 : al16(sh.stein ? stein_bytes : sizeof(double) * (size_t)dc_doubles(n));
   // Phase 3 outside the kernel (on the tensor cores, or by cuBLAS where the library loads) needs V
   // in global memory: in W's global image, which it takes in place (and which holds only V where W
   // is in shared memory).
