@@ -154,7 +154,8 @@ constexpr int kHeevWarpMinLanes = 4;
 // Threads per block: kHeevThreadsSmall up to kHeevSmallN (rows are few, so more matrices in flight
 // per SM), kHeevThreads above (two blocks per SM under 128 registers a thread).
 // H100, N, ms: 128-thread blocks (four an SM) up to 512: 953 x 256 37.80 -> 37.00, 238 x 512 64.45
-// -> 97.05; 256-thread blocks bounded to three an SM (85 registers): 42.59, 72.48.
+// -> 97.05; 256-thread blocks bounded to three an SM (85 registers): 42.59, 72.48; 128-thread
+// blocks up to 256 only: 953 x 256 N 35.52 -> 35.24, V 44.68 -> 44.51 (within the spread).
 constexpr int kHeevThreads = 256;
 constexpr int kHeevThreadsSmall = 128;
 constexpr int kHeevSmallN = 64;
@@ -241,7 +242,8 @@ constexpr int kHeevLowerPassMinN = 100;  // 127 N 38.3 -> 23.5 ms, V 55.9 -> 49.
 // in kernels/heev_block.cu). H100, ms without -> with panels: 238 x 512 N 87.0 -> 66.0, V 130.9 ->
 // 109.4; 953 x 256 N 43.8 -> 38.2; 1562 x 200 N 35.0 -> 31.0; 2441 x 160 N 29.4 -> 28.7; in L2 they
 // lose: 15 x 512 N 29.8 -> 39.6, 61 x 256 N 5.4 -> 6.6, 3814 x 128 N 23.6 -> 26.5. [SGPU_HEEV_PANELS]
-constexpr int kHeevPanelNb = 8;  // 16: the same at 512, 4% slower at 256
+// 16 (H100, ms, 953 x 256 / 238 x 512): N 35.52 / 61.84 -> 36.95 / 61.68, V 44.68 / 82.04 -> 46.34 / 81.90.
+constexpr int kHeevPanelNb = 8;
 // Phase 2 as zheevx (dstebz's bisection by blocks, then dstein's inverse iteration, a cluster a
 // thread) up to this order, with and without vectors; above it bisection, then divide and conquer
 // for the vectors. [SGPU_HEEV_TRIDIAG] H100, ms, divide and conquer -> inverse iteration, jobz V:
