@@ -9,7 +9,8 @@
 //     orthogonality ||Z^T Z - I||_1 / (n ulp) < 60 (dstt21's ratios, the Hermitian threshold);
 //     stein_all loading dstein's back substitution's rows two and three ahead, and the twisted
 //     vectors' operands four ahead, gives vectors bitwise the same as one ahead, and teams of 2, 5
-//     and 32 members (host threads) bitwise the same as a team of one (the vectors dealt among them).
+//     and 32 members (host threads) bitwise the same as a team of one (the vectors dealt among them),
+//     also with the twisted vectors' scratch in an array of its own.
 //  2. core::heev with kHeevInverse (bisection, inverse iteration, then Q Z), and the GPU's stages
 //     composed from the core (heev_start, stebz_sterf, heev_inverse_vectors; with jobz N bitwise
 //     the same values), on every Hermitian kind of the conformance suite, uplo L and U:
@@ -70,18 +71,23 @@ struct ThreadTeam {
   }
 };
 
-// stein_all by a team of p threads into z (n x n, ld n); returns member 0's count.
+// stein_all by a team of p threads into z (n x n, ld n); returns member 0's count. twist_apart:
+// the twisted vectors' scratch in its own array of exactly their size, as the GPU keeps it in
+// shared memory after the register reduction.
 int stein_all_threads(int p, int n, core::Vec1<double> d, core::Vec1<double> e, core::Vec1<double> w,
-                      std::vector<double>& z) {
+                      std::vector<double>& z, bool twist_apart = false) {
   ThreadTeamRoom room(p);
-  std::vector<double> scratch(core::stein_member_work(n) * std::min(p, std::max(n, 1)) + 1);
+  const int members = std::min(p, std::max(n, 1));
+  std::vector<double> scratch(core::stein_member_work(n) * members + 1);
+  std::vector<double> twist(twist_apart ? core::stein_twist_member_work(n) * members : 0, NAN);
   std::vector<int> info(p);
-  std::vector<std::thread> members;
+  std::vector<std::thread> members_;
   for (int r = 0; r < p; ++r)
-    members.emplace_back([&, r] {
-      info[r] = core::stein_all(ThreadTeam{&room, r}, n, d, e, w, core::Mat1<double>{z.data(), 1, n}, scratch.data());
+    members_.emplace_back([&, r] {
+      info[r] = core::stein_all(ThreadTeam{&room, r}, n, d, e, w, core::Mat1<double>{z.data(), 1, n}, scratch.data(),
+                                true, twist_apart ? twist.data() : nullptr);
     });
-  for (auto& m : members) m.join();
+  for (auto& m : members_) m.join();
   return info[0];
 }
 
@@ -122,14 +128,16 @@ void tridiagonals(Harness& h, double& worst_res, double& worst_orth) {
                        "tridiagonal n=%d %s rep %d: stein_all with %d rows ahead differs from one ahead", n,
                        tridiagonal_kind_name(kind), rep, ahead);
             }
-            // Each vector is the same whichever member finds it.
-            for (int p : {2, 5, 32}) {
-              std::vector<double> zt((size_t)n * std::max(n, 1), NAN);
-              const int it = stein_all_threads(p, n, dv, ev, wv, zt);
-              h.expect(it == info && std::memcmp(zt.data(), zb.data(), sizeof(double) * zt.size()) == 0,
-                       "tridiagonal n=%d %s rep %d: stein_all by %d members differs from one", n,
-                       tridiagonal_kind_name(kind), rep, p);
-            }
+            // Each vector is the same whichever member finds it, and wherever the twisted
+            // vectors' scratch lies.
+            for (int p : {2, 5, 32})
+              for (bool apart : {false, true}) {
+                std::vector<double> zt((size_t)n * std::max(n, 1), NAN);
+                const int it = stein_all_threads(p, n, dv, ev, wv, zt, apart);
+                h.expect(it == info && std::memcmp(zt.data(), zb.data(), sizeof(double) * zt.size()) == 0,
+                         "tridiagonal n=%d %s rep %d: stein_all by %d members (twisted scratch %s) differs from one",
+                         n, tridiagonal_kind_name(kind), rep, p, apart ? "apart" : "shared");
+              }
           }
           // Ascending by the order returned.
           std::vector<double> w(n), z((size_t)n * n);

@@ -32,6 +32,8 @@ inline namespace SGPU_CORE_ISA {
 // Doubles of scratch one member needs: the factor's two stored diagonals (2 n) and its row
 // interchanges, 32 rows to a word (each word in a double's room).
 SGPU_HD int64_t stein_member_work(int n) { return 2 * (int64_t)n + (n + 31) / 32; }
+// Doubles of scratch one member needs for the twisted vectors alone (stein_twisted): the pivots.
+SGPU_HD int64_t stein_twist_member_work(int n) { return n; }
 
 // Element i of the start vector of eigenvector j, in [-1, 1): splitmix64 of (j, i).
 SGPU_HD double stein_start(int j, int i) {
@@ -256,8 +258,12 @@ struct TwistRow {
 // Eigenvector of the unreduced tridiagonal T (d[1..n], e[1..n-1], n >= 2) for its eigenvalue x by
 // one twisted factorization, into y (unit 2-norm, its first largest entry positive, as dstein
 // leaves it). tnorm: ||T||_1; gap: the distance from x to T's nearest other eigenvalue; pivmin: the
-// least pivot magnitude (dstebz's safmin max(1, max e_i^2)). The D+ and D- pivots go to the
-// scratch's u and v. Returns false (y[1] then NaN) where the residual test rejects the vector.
+// least pivot magnitude (dstebz's safmin max(1, max e_i^2)). The pivots go to the scratch's u,
+// one array (stein_twist_member_work): the rows up to the middle hold D+ and the rows below it D-
+// while the twist is sought; then the rows between the middle and the twist are formed again (the
+// same operations on the same stored neighbour, so the same values) as the side z needs there: D+
+// above the twist, D- below it. Returns false (y[1] then NaN) where the residual test rejects the
+// vector.
 // kTwistAhead: rows whose operands each pass loads ahead of the row it computes (each pass is a
 // chain of short dependent steps; it pays where the operands lie in global memory).
 template <int kTwistAhead = 1>
@@ -275,7 +281,7 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
     const int k = row_out(t);
     TwistRow q;
     q.a = e[up ? k : k - 1];
-    q.b = up ? s.u[k] : s.v[k];
+    q.b = s.u[k];
     q.c = d[up ? k + 1 : k - 1];
     return q;
   };
@@ -298,7 +304,7 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
       return q;
     };
     TwistPipe<TwistRow, kTwistAhead> pipe(load, n);
-    double dp = 1.0, dm = 1.0, gmin = INFINITY;
+    double dp = 1.0, dm = 1.0, gmin = INFINITY, dmid = 0.0;  // dmid: the middle row's D- (n odd)
     bool g1nan = false;
     r = n + 1;
     const auto consider = [&](double g, int k) {
@@ -319,16 +325,38 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, doub
       }
       dp = fabs(p) < pivmin ? -pivmin : p;
       dm = fabs(m) < pivmin ? -pivmin : m;
-      s.u[k] = dp;
-      s.v[l] = dm;
-      if (k == l) {
-        consider(fabs(dp + dm - xk), k);  // the middle row (n odd)
-      } else if (k > l) {
+      if (k < l) {  // rows above the middle keep D+, rows below it D-
+        s.u[k] = dp;
+        s.u[l] = dm;
+      } else if (k == l) {  // the middle row (n odd)
+        s.u[k] = dp;
+        dmid = dm;
+        consider(fabs(dp + dm - xk), k);
+      } else {
         consider(fabs(s.u[l] + dm - xl), l);
-        consider(fabs(dp + s.v[k] - xk), k);
+        consider(fabs(dp + s.u[k] - xk), k);
       }
     }
     if (g1nan) r = 1;
+    // The side z needs between the middle (hp: the last row holding D+) and the twist.
+    const int hp = (n + 1) / 2;
+    if (r > hp + 1) {
+      double q = s.u[hp];
+      for (int k = hp + 1; k < r; ++k) {
+        const double p = (d[k] - x) - stein_div(e[k - 1] * e[k - 1], q);
+        q = fabs(p) < pivmin ? -pivmin : p;
+        s.u[k] = q;
+      }
+    } else if (r < hp) {
+      if (n & 1) s.u[hp] = dmid;
+      int l = n & 1 ? hp - 1 : hp;
+      double q = s.u[l + 1];
+      for (; l > r; --l) {
+        const double m = (d[l] - x) - stein_div(e[l] * e[l], q);
+        q = fabs(m) < pivmin ? -pivmin : m;
+        s.u[l] = q;
+      }
+    }
   }
   // z_r = 1, z_k = -(e_k / D+_k) z_{k+1} above r, z_k = -(e_{k-1} / D-_k) z_{k-1} below: ||z||^2,
   // the first largest entry, and the residual ||(T - x I) z|| / ||T|| row by row from registers.
@@ -581,20 +609,22 @@ SGPU_HD int stein_all_dstein(const Team& t, int n, Vec1<double> d, Vec1<double> 
 // rounds a member walks the shifts on its own to its next eigenvalue (O(n) in all). `scratch`
 // holds the SteinScratch of every member that can own one (the first min(p, n)), interleaved
 // (element k of member m at scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n)
-// doubles. Returns the number of eigenvectors whose iteration did not reach its norm (dstein's
+// doubles; twist_scratch, where given, the twisted vectors' instead, laid out alike,
+// stein_twist_member_work(n) * min(p, n) doubles (it may sit in faster memory). Returns the number of eigenvectors whose iteration did not reach its norm (dstein's
 // info); each is still stored. Every vector is the same whichever member computes it. Finite input
 // assumed, scaled as bisect_all needs. kAhead: dstein's back substitution's rows loaded ahead
 // (stein_solve); kTwistAhead: the twisted vectors' (stein_twisted), or 0: no twisted vectors
 // (stein_all_dstein), as where `twisted` is false.
 template <int kAhead = 1, int kTwistAhead = 1, class Team>
 SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
-                      double* scratch, bool twisted = true) {
+                      double* scratch, bool twisted = true, double* twist_scratch = nullptr) {
   if (kTwistAhead == 0 || !twisted) return stein_all_dstein<kAhead>(t, n, d, e, w, z, scratch);
   constexpr int kAheadT = kTwistAhead < 1 ? 1 : kTwistAhead;  // instantiated, never run, where 0
   const int p = t.step(), rank = t.first(0);
   // Only members below n ever own a vector, so the scratch interleaves min(p, n) of them.
   const int ps = p < n ? p : n;
   const SteinScratch s = stein_member_scratch(scratch, n, ps, rank);
+  const SteinScratch st = twist_scratch ? stein_member_scratch(twist_scratch, n, ps, rank) : s;
   const auto dstein = [&](const SteinWalk& wk) {
     const int b1 = wk.b1;
     return stein_vector<kAhead>(wk.bn - b1 + 1, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj,
@@ -614,7 +644,7 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
       if (nb == 1) {
         z(b1, j) = 1.0;
       } else if (!stein_twisted<kAheadT>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm,
-                                         wk.gap(), wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, s) &&
+                                         wk.gap(), wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, st) &&
                  wk.alone()) {
         ++own;
       }
