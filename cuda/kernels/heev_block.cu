@@ -238,8 +238,9 @@ struct Args {
   zc* tau_g;   // jobz V by cuBLAS: the block's tau (n per block) goes here and phase 3 only prepares
   int gemm_nb;  // jobz V by cuBLAS: reflectors per pass
   zc* wpan;     // phase 1 in panels (tridiagonalize_panels): each block's Wp, n x kPanelNb; else null
-  bool stein;   // phase 2 as zheevx (stebz, then stein's inverse iteration; a.dc its scratch, or
-                // shared memory where stein_shared), else bisection and divide and conquer
+  bool stein;   // phase 2 as zheevx (stebz, then stein's inverse iteration; a.dc its scratch, the
+                // twisted vectors' in shared memory where stein_shared), else bisection and
+                // divide and conquer
   bool stein_shared;
   const double* rec;  // phase 1 done by heev_reg_reduce: each block's record (rec_per doubles; W in
                       // global memory holds the reflectors where vectors are wanted); else null
@@ -914,11 +915,13 @@ __global__ void __launch_bounds__(kGemmMaxNb) k_larft(zc* S, int64_t sS, int nbg
 // order sorts them), or where vals is set taken from there (the record's eigenvalues and order,
 // heev_values), and, with vectors, each eigenvector by inverse iteration on its block, a cluster a
 // thread (Z's columns in the blocks' order; scratch: stein_member_work(n) doubles for each of the
-// first min(T, n) threads). The sorted eigenvalues, unscaled by sigma, go to w now (phase 3
-// overlays the scratch region where they were found), and the order to er's room (free once stein
-// has read T), as ints. Returns stein's count of vectors that did not converge.
+// first min(T, n) threads; twist_scratch, where not null, the twisted vectors' instead,
+// stein_twist_member_work(n) each, with vals only). The sorted eigenvalues, unscaled by sigma, go
+// to w now (phase 3 overlays the scratch region where they were found), and the order to er's room
+// (free once stein has read T), as ints. Returns stein's count of vectors that did not converge.
 __device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s, int n, bool wantz, Mat1<double> z,
-                                              double* scratch, double sigma, double* w, const double* vals) {
+                                              double* scratch, double* twist_scratch, double sigma, double* w,
+                                              const double* vals) {
   const Vec1<double> d{s.d, 1}, er{s.er, 1};
   double* wu = reinterpret_cast<double*>(s.va);
   const Vec1<int> order{reinterpret_cast<int*>(wu + n), 1};
@@ -929,8 +932,9 @@ __device__ __noinline__ int tridiagonal_stein(const BlockTeam& t, const Smem& s,
       order[i + 1] = (int)vals[n + i];
     }
     __syncthreads();
-    if (wantz) info = core::stein_all<tuning::kHeevSteinAheadRec>(t, n, d, er, Vec1<double>{wu, 1}, z, scratch,
-                                                                  n >= tuning::kHeevTwistMinN);
+    if (wantz)
+      info = core::stein_all<tuning::kHeevSteinAheadRec>(t, n, d, er, Vec1<double>{wu, 1}, z, scratch,
+                                                         n >= tuning::kHeevTwistMinN, twist_scratch);
   } else if (wantz) {
     // One eigenvalue a thread at a time (K = 1): the block's threads (128 up to n = 64, then 256)
     // are about as many as the eigenvalues, and a second one side by side would be a dead count.
@@ -1057,7 +1061,7 @@ __global__ void __launch_bounds__(kT, kT == kThreadsStein ? 8 : kT == kThreadsSm
     // As zheevx (tridiagonal_stein); Z's columns follow T's blocks, ord sorts them for phase 3.
     const Mat1<double> z = s.z ? z_view(s.z, n, kRec) : z_view(a.Zg + b * z_doubles(n, false), n, false);
     const double* vals = kRec ? a.rec + b * a.rec_per + heev_reg_reduce::record_w(n) : nullptr;
-    info = tridiagonal_stein(t, s, n, a.wantz, z, s.ss ? s.ss : a.dc + b * a.dc_per, sigma, w, vals);
+    info = tridiagonal_stein(t, s, n, a.wantz, z, a.dc + b * a.dc_per, s.ss, sigma, w, vals);
     const int* ord = reinterpret_cast<const int*>(s.er);
     if (a.wantz && a.phases >= 3) {
       if (a.tau_g)
@@ -1262,7 +1266,7 @@ namespace {
 struct Shape {
   int T = 0, tiles = 0, nbg = 0;
   bool lower_pass = false, w_shared = false, z_shared = false, gemm = false, dc_shared = false, stein = false;
-  bool stein_shared = false;  // inverse iteration's scratch in shared memory (after the register reduction)
+  bool stein_shared = false;  // the twisted vectors' scratch in shared memory (after the register reduction)
   bool mma = false;  // phase 3 outside the kernel on the tensor cores (else, where gemm, by cuBLAS)
   bool x_from_z = false;  // mma, and X's start (diag(ph) Z(:, ord)) left to it: Z in global memory
   bool reg = false;  // phase 1 by heev_reg_reduce (then W, in global memory, only holds the reflectors)
@@ -1315,20 +1319,23 @@ int shape_of(bool wantz, int n, int64_t call_batch, Shape& sh) {
       sh.shmem = with;
     }
   }
-  // After the register reduction with vectors, inverse iteration's scratch (a chain of dependent
-  // loads in every solve) in shared memory where it fits beside the rest, in calls of at most
-  // tuning::kHeevSteinSharedBatchPerSm matrices an SM: then one block an SM.
-  const size_t stein_bytes = sizeof(double) * (size_t)core::stein_member_work(n) * (size_t)std::min(sh.T, n);
-  sh.stein_shared = sh.reg && wantz && sh.shmem + stein_bytes <= (size_t)optin &&
+  // After the register reduction with vectors, the twisted vectors' scratch (the pivots: each
+  // pass over them a chain of dependent loads) in shared memory where it fits beside the rest, in
+  // calls of at most tuning::kHeevSteinSharedBatchPerSm matrices an SM. dstein's scratch, for the
+  // vectors the twisted ones leave, stays in global memory (a.dc).
+  const int members = std::min(sh.T, n);
+  const size_t twist_bytes = sizeof(double) * (size_t)core::stein_twist_member_work(n) * (size_t)members;
+  const size_t stein_bytes = sizeof(double) * (size_t)core::stein_member_work(n) * (size_t)members;
+  sh.stein_shared = sh.reg && wantz && sh.shmem + twist_bytes <= (size_t)optin &&
                     call_batch <= (int64_t)sms * tuning::kHeevSteinSharedBatchPerSm;
-  if (sh.stein_shared) sh.shmem += stein_bytes;
+  if (sh.stein_shared) sh.shmem += twist_bytes;
   if (sh.shmem > (size_t)optin) return SGPU_ERR_DEVICE;
   // Each region a multiple of 16 bytes, so that every one after it stays 16-byte aligned (W and
   // Wp are read as double2; cuBLAS takes tau, S, Y and Y2 as cuDoubleComplex): Z's n^2 doubles are
   // 8 bytes short of that for odd n.
   auto al16 = [](size_t x) { return (x + 15) / 16 * 16; };
   sh.zg = wantz && !sh.z_shared ? al16(zbytes) : 0;
-  sh.dcb = !wantz || sh.stein_shared ? 0 : al16(sh.stein ? stein_bytes : sizeof(double) * (size_t)dc_doubles(n));
+  sh.dcb = !wantz ? 0 : al16(sh.stein ? stein_bytes : sizeof(double) * (size_t)dc_doubles(n));
   // Phase 3 outside the kernel (on the tensor cores, or by cuBLAS where the library loads) needs V
   // in global memory: in W's global image, which it takes in place (and which holds only V where W
   // is in shared memory).
