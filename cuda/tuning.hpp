@@ -172,10 +172,13 @@ constexpr int kHeevThreadsStein = 64;
 // jobz V, device ms, 64 -> 128 threads: 128 x 1 0.90 -> 0.79, x 64 1.39 -> 1.29, x 132 1.62 ->
 // 1.57, 100 x 132 1.03 -> 0.96; at two an SM 128 x 180 2.09 -> 2.13, 96 x 180 1.17 -> 1.09.
 constexpr int kHeevSteinWideBatchPerSm = 1;
-// After the register reduction with vectors, inverse iteration's scratch (its back substitutions'
-// chains of loads) in shared memory where it fits, in calls of at most this many matrices an SM
-// (one block an SM then). H100, whole calls, jobz V, ms, global -> shared: 128 x 180 2.13 -> 2.06,
-// 128 x 64 1.29 -> 1.29.
+// After the register reduction with vectors, the twisted vectors' pivots (each pass over them a
+// chain of dependent loads; n doubles a thread) in shared memory where they fit, in calls of at
+// most this many matrices an SM. H100, whole calls, jobz V, ms, global -> shared (then with
+// dstein's scratch, 2 n + n / 32 a thread): 128 x 180 2.13 -> 2.06, 128 x 64 1.29 -> 1.29. H200,
+// that form -> the pivots alone (two blocks an SM at 128): 128 x 180 2.06 -> 2.09, 96 x 180 1.31
+// -> 1.17, 128 x 264 2.23 -> 2.18, 128 x 64 1.29 -> 1.27; in shared memory at every batch, global
+// -> shared: 128 x 3814 20.41 -> 21.17, 96 x 6781 17.31 -> 18.16, 64 x 15258 13.12 -> 15.32.
 constexpr int kHeevSteinSharedBatchPerSm = 2;
 // Phase 1 up to n = 128: the matrix in the registers of TR x TC threads (kernels/
 // heev_reg_reduce.cu), blocks_per_sm bounding the registers, and from 64 (the full matrix is the
