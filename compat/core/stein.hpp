@@ -606,15 +606,16 @@ SGPU_HD int stein_all_dstein(const Team& t, int n, Vec1<double> d, Vec1<double> 
 // reorthogonalized against the ones before it), the clusters with a rejected vector dealt to the
 // members in turn. Work goes in rounds of one kind, so that the members of a warp run the same code
 // side by side: every twisted vector, then each member's rejected ones, then the clusters; between
-// rounds a member walks the shifts on its own to its next eigenvalue (O(n) in all). `scratch`
-// holds the SteinScratch of every member that can own one (the first min(p, n)), interleaved
-// (element k of member m at scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n)
-// doubles; twist_scratch, where given, the twisted vectors' instead, laid out alike,
-// stein_twist_member_work(n) * min(p, n) doubles (it may sit in faster memory). Returns the number of eigenvectors whose iteration did not reach its norm (dstein's
-// info); each is still stored. Every vector is the same whichever member computes it. Finite input
-// assumed, scaled as bisect_all needs. kAhead: dstein's back substitution's rows loaded ahead
-// (stein_solve); kTwistAhead: the twisted vectors' (stein_twisted), or 0: no twisted vectors
-// (stein_all_dstein), as where `twisted` is false.
+// rounds a member walks the shifts on its own to its next eigenvalue (O(n) in all). `scratch` holds
+// the SteinScratch of every member that can own one (the first min(p, n)), interleaved (element k
+// of member m at scratch[(k - 1) min(p, n) + m]), stein_member_work(n) * min(p, n) doubles;
+// twist_scratch, where given, the twisted vectors' instead, laid out alike,
+// stein_twist_member_work(n) * min(p, n) doubles (it may sit in faster memory). Returns the number
+// of eigenvectors whose iteration did not reach its norm (dstein's info); each is still stored.
+// Every vector is the same whichever member computes it. Finite input assumed, scaled as bisect_all
+// needs. kAhead: dstein's back substitution's rows loaded ahead (stein_solve); kTwistAhead: the
+// twisted vectors' (stein_twisted), or 0: no twisted vectors (stein_all_dstein), as where `twisted`
+// is false.
 template <int kAhead = 1, int kTwistAhead = 1, class Team>
 SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
                       double* scratch, bool twisted = true, double* twist_scratch = nullptr) {
