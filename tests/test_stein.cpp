@@ -81,13 +81,13 @@ int stein_all_threads(int p, int n, core::Vec1<double> d, core::Vec1<double> e, 
   std::vector<double> scratch(core::stein_member_work(n) * members + 1);
   std::vector<double> twist(twist_apart ? core::stein_twist_member_work(n) * members : 0, NAN);
   std::vector<int> info(p);
-  std::vector<std::thread> members_;
+  std::vector<std::thread> threads;
   for (int r = 0; r < p; ++r)
-    members_.emplace_back([&, r] {
+    threads.emplace_back([&, r] {
       info[r] = core::stein_all(ThreadTeam{&room, r}, n, d, e, w, core::Mat1<double>{z.data(), 1, n}, scratch.data(),
                                 true, twist_apart ? twist.data() : nullptr);
     });
-  for (auto& m : members_) m.join();
+  for (auto& m : threads) m.join();
   return info[0];
 }
 
