@@ -255,6 +255,9 @@ struct TwistRow {
   double a = 0.0, b = 0.0, c = 0.0, f = 0.0;
 };
 
+// dlar1v's guard: a pivot below pivmin in magnitude becomes -pivmin.
+SGPU_HD double twist_guard(double p, double pivmin) { return fabs(p) < pivmin ? -pivmin : p; }
+
 // Eigenvector of the unreduced tridiagonal T (d[1..n], e[1..n-1], n >= 2) for its eigenvalue x by
 // one twisted factorization, into y (unit 2-norm, its first largest entry positive, as dstein
 // leaves it). tnorm: ||T||_1; gap: the distance from x to T's nearest other eigenvalue; pivmin: the
@@ -264,167 +267,166 @@ struct TwistRow {
 // same operations on the same stored neighbour, so the same values) as the side z needs there: D+
 // above the twist, D- below it. Returns false (y[1] then NaN) where the residual test rejects the
 // vector.
-// kTwistAhead: rows whose operands each pass loads ahead of the row it computes (each pass is a
-// chain of short dependent steps; it pays where the operands lie in global memory).
+// Each pass is a loop of its own over plain pointers (the rows above the middle, the middle, the
+// rows below it; z above r, then below it), so that no row tests which side it is on.
+// kTwistAhead: unused (the loops' loads do not depend on the chains, so the compiler hoists them).
 template <int kTwistAhead = 1>
-SGPU_HD bool stein_twisted(int n, Vec1<double> d, Vec1<double> e, double x, double tnorm, double gap, double pivmin,
-                           Vec1<double> y, const SteinScratch& s) {
+SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, double tnorm, double gap,
+                                double pivmin, Vec1<double> y, const SteinScratch& s) {
+  const double* __restrict__ d = &dv[1];
+  const double* __restrict__ e = &ev[1];
+  double* __restrict__ u = &s.u[1];
+  double* __restrict__ yp = &y[1];
+  const int64_t ds = dv.s, es = ev.s, us = s.u.s, ys = y.s;
+  const auto D = [&](int k) { return d[(int64_t)(k - 1) * ds]; };
+  const auto E = [&](int k) { return e[(int64_t)(k - 1) * es]; };
+  const auto U = [&](int k) -> double& { return u[(int64_t)(k - 1) * us]; };
+  const auto Y = [&](int k) -> double& { return yp[(int64_t)(k - 1) * ys]; };
   const double rt = 1.0 / tnorm;
-  int r = 1;                   // the twist
-  double zz = 1.0, top = 1.0;  // ||z||^2, z's first largest entry
-  // z's rows outward from r, the t-th of the n - 1: above r first, row k = r - 1 - t (e_k, D+_k,
-  // d_{k+1}), then below, row k = t + 2 (e_{k-1}, D-_k, d_{k-1}). One pass walks both sides, so that
-  // members with different twists take the same n - 1 steps side by side.
-  const auto row_out = [&](int t) { return t < r - 1 ? r - 1 - t : t + 2; };
-  const auto load_out = [&](int t) {
-    const bool up = t < r - 1;
-    const int k = row_out(t);
-    TwistRow q;
-    q.a = e[up ? k : k - 1];
-    q.b = s.u[k];
-    q.c = d[up ? k + 1 : k - 1];
-    return q;
-  };
-  // T - x I = L+ D+ L+^T = U- D- U-^T: both recurrences side by side (rows k and n + 1 - k), two
-  // independent chains of divisions; dlar1v's guard replaces a pivot below pivmin by -pivmin. Once
-  // they cross (k >= n + 1 - k) both pivots of rows k and n + 1 - k are known, and the twist r is
-  // found on the way: the least |gamma_k|, gamma_k = D+_k + D-_k - (d_k - x), the first such row
-  // where several tie (as a scan from row 1 by strict improvement finds it; r = 1 where gamma_1 is
-  // NaN, as that scan leaves it).
-  {
-    const auto load = [&](int t) {
-      const int k = t + 1, l = n - t;
-      TwistRow q;
-      q.a = d[k];
-      q.b = d[l];
-      if (k > 1) {
-        q.c = e[k - 1];
-        q.f = e[l];
-      }
-      return q;
-    };
-    TwistPipe<TwistRow, kTwistAhead> pipe(load, n);
-    double dp = 1.0, dm = 1.0, gmin = INFINITY, dmid = 0.0;  // dmid: the middle row's D- (n odd)
-    bool g1nan = false;
-    r = n + 1;
-    const auto consider = [&](double g, int k) {
-      if (k == 1) g1nan = g != g;
-      if (g < gmin || (g == gmin && k < r)) {
-        gmin = g;
-        r = k;
-      }
-    };
-    for (int k = 1; k <= n; ++k) {
-      const TwistRow c = pipe.next(load, k - 1, n);
-      const int l = n + 1 - k;
-      const double xk = c.a - x, xl = c.b - x;
-      double p = xk, m = xl;
-      if (k > 1) {
-        p -= stein_div(c.c * c.c, dp);
-        m -= stein_div(c.f * c.f, dm);
-      }
-      dp = fabs(p) < pivmin ? -pivmin : p;
-      dm = fabs(m) < pivmin ? -pivmin : m;
-      if (k < l) {  // rows above the middle keep D+, rows below it D-
-        s.u[k] = dp;
-        s.u[l] = dm;
-      } else if (k == l) {  // the middle row (n odd)
-        s.u[k] = dp;
-        dmid = dm;
-        consider(fabs(dp + dm - xk), k);
-      } else {
-        consider(fabs(s.u[l] + dm - xl), l);
-        consider(fabs(dp + s.u[k] - xk), k);
-      }
+  // D+ and D- side by side (rows k and l = n + 1 - k), as stein_twisted.
+  int r = n + 1;
+  double gmin = INFINITY;
+  const auto consider = [&](double g, int k) {
+    if (g < gmin || (g == gmin && k < r)) {
+      gmin = g;
+      r = k;
     }
-    if (g1nan) r = 1;
-    // The side z needs between the middle (hp: the last row holding D+) and the twist.
-    const int hp = (n + 1) / 2;
-    if (r > hp + 1) {
-      double q = s.u[hp];
-      for (int k = hp + 1; k < r; ++k) {
-        const double p = (d[k] - x) - stein_div(e[k - 1] * e[k - 1], q);
-        q = fabs(p) < pivmin ? -pivmin : p;
-        s.u[k] = q;
-      }
-    } else if (r < hp) {
-      if (n & 1) s.u[hp] = dmid;
-      int l = n & 1 ? hp - 1 : hp;
-      double q = s.u[l + 1];
-      for (; l > r; --l) {
-        const double m = (d[l] - x) - stein_div(e[l] * e[l], q);
-        q = fabs(m) < pivmin ? -pivmin : m;
-        s.u[l] = q;
-      }
+  };
+  const int h = n / 2;
+  double dp = twist_guard(D(1) - x, pivmin), dm = twist_guard(D(n) - x, pivmin);
+  U(1) = dp;
+  U(n) = dm;
+  for (int k = 2; k <= h; ++k) {
+    const int l = n + 1 - k;
+    const double ek = E(k - 1), el = E(l);
+    const double p = (D(k) - x) - stein_div(ek * ek, dp), m = (D(l) - x) - stein_div(el * el, dm);
+    dp = twist_guard(p, pivmin);
+    dm = twist_guard(m, pivmin);
+    U(k) = dp;
+    U(l) = dm;
+  }
+  double dmid = 0.0;
+  int k0 = h + 1;
+  if (n & 1) {  // the middle row k = l = h + 1 (n >= 3 here)
+    const int k = h + 1;
+    const double ek = E(k - 1), el = E(k), xk = D(k) - x;
+    const double p = xk - stein_div(ek * ek, dp), m = xk - stein_div(el * el, dm);
+    dp = twist_guard(p, pivmin);
+    dm = twist_guard(m, pivmin);
+    U(k) = dp;
+    dmid = dm;
+    consider(fabs(dp + dm - xk), k);
+    k0 = h + 2;
+  }
+  double g1 = 0.0;
+  for (int k = k0; k <= n; ++k) {
+    const int l = n + 1 - k;
+    const double ek = E(k - 1), el = E(l), xk = D(k) - x, xl = D(l) - x;
+    const double p = xk - stein_div(ek * ek, dp), m = xl - stein_div(el * el, dm);
+    dp = twist_guard(p, pivmin);
+    dm = twist_guard(m, pivmin);
+    const double gl = fabs(U(l) + dm - xl);
+    consider(gl, l);
+    consider(fabs(dp + U(k) - xk), k);
+    g1 = gl;  // l = 1 at the last row
+  }
+  if (g1 != g1) r = 1;
+  const int hp = (n + 1) / 2;
+  if (r > hp + 1) {
+    double q = U(hp);
+    for (int k = hp + 1; k < r; ++k) {
+      const double ek = E(k - 1);
+      q = twist_guard((D(k) - x) - stein_div(ek * ek, q), pivmin);
+      U(k) = q;
+    }
+  } else if (r < hp) {
+    if (n & 1) U(hp) = dmid;
+    int l = n & 1 ? hp - 1 : hp;
+    double q = U(l + 1);
+    for (; l > r; --l) {
+      const double el = E(l);
+      q = twist_guard((D(l) - x) - stein_div(el * el, q), pivmin);
+      U(l) = q;
     }
   }
-  // z_r = 1, z_k = -(e_k / D+_k) z_{k+1} above r, z_k = -(e_{k-1} / D-_k) z_{k-1} below: ||z||^2,
-  // the first largest entry, and the residual ||(T - x I) z|| / ||T|| row by row from registers.
-  // The products are formed again when y is written (the same operations, so the same z).
-  double big = 1.0, res2 = 0.0, zup = 0.0, zdn = 0.0;
+  // z outward from z_r = 1: above r upward (row k: z_k = -(e_k / D+_k) z_{k+1}), then below r
+  // downward (z_k = -(e_{k-1} / D-_k) z_{k-1}); ||z||^2, the first largest entry and the residual.
+  double zz = 1.0, top = 1.0, big = 1.0, res2 = 0.0, zup = 0.0, zdn = 0.0;
   {
-    TwistPipe<TwistRow, kTwistAhead> pipe(load_out, n - 1);
-    // z_{k+1}, z_{k+2}, e_{k+1} above r (z_{k-1}, z_{k-2}, e_{k-2} below)
     double z1 = 1.0, z2 = 0.0, e1 = 0.0;
-    for (int t = 0; t < n - 1; ++t) {
-      const bool up = t < r - 1;
-      if (t == r - 1 && r > 1) {
-        const double q = ((d[1] - x) * z1 + e[1] * z2) * rt;  // row 1: the side above is done
-        res2 += q * q;
-        z1 = 1.0;
-        z2 = 0.0;
-        e1 = 0.0;
-      }
-      const TwistRow c = pipe.next(load_out, t, n - 1);
-      const double zk = -stein_div(c.a, c.b) * z1;
-      if (t == 0 || t == r - 1) {
-        (up ? zup : zdn) = zk;
+    for (int k = r - 1; k >= 1; --k) {
+      const double a = E(k), c = D(k + 1);
+      const double zk = -stein_div(a, U(k)) * z1;
+      if (k == r - 1) {
+        zup = zk;
       } else {
-        // row k + 1 above r, row k - 1 below
-        const double q = (up ? c.a * zk + (c.c - x) * z1 + e1 * z2 : e1 * z2 + (c.c - x) * z1 + c.a * zk) * rt;
+        const double q = (a * zk + (c - x) * z1 + e1 * z2) * rt;  // row k + 1
         res2 += q * q;
       }
       zz += zk * zk;
-      // the first largest entry: rows above r are walked upward, those below downward
-      if (up ? fabs(zk) >= big : fabs(zk) > big) {
+      if (fabs(zk) >= big) {
         big = fabs(zk);
         top = zk;
       }
       z2 = z1;
       z1 = zk;
-      e1 = c.a;
+      e1 = a;
+    }
+    if (r > 1 && r < n) {
+      const double q = ((D(1) - x) * z1 + E(1) * z2) * rt;  // row 1
+      res2 += q * q;
+    }
+    const double zend1 = z1, zend2 = z2;
+    z1 = 1.0;
+    z2 = 0.0;
+    e1 = 0.0;
+    for (int k = r + 1; k <= n; ++k) {
+      const double a = E(k - 1), c = D(k - 1);
+      const double zk = -stein_div(a, U(k)) * z1;
+      if (k == r + 1) {
+        zdn = zk;
+      } else {
+        const double q = (e1 * z2 + (c - x) * z1 + a * zk) * rt;  // row k - 1
+        res2 += q * q;
+      }
+      zz += zk * zk;
+      if (fabs(zk) > big) {
+        big = fabs(zk);
+        top = zk;
+      }
+      z2 = z1;
+      z1 = zk;
+      e1 = a;
     }
     if (r == n) {
-      const double q = ((d[1] - x) * z1 + e[1] * z2) * rt;  // row 1
+      const double q = ((D(1) - x) * zend1 + E(1) * zend2) * rt;  // row 1
       res2 += q * q;
     } else {
-      const double q = (e[n - 1] * z2 + (d[n] - x) * z1) * rt;  // row n
+      const double q = (E(n - 1) * z2 + (D(n) - x) * z1) * rt;  // row n
       res2 += q * q;
     }
   }
-  double qr = d[r] - x;  // row r: gamma_r as formed
-  if (r > 1) qr += e[r - 1] * zup;
-  if (r < n) qr += e[r] * zdn;
+  double qr = D(r) - x;
+  if (r > 1) qr += E(r - 1) * zup;
+  if (r < n) qr += E(r) * zdn;
   res2 += (qr * rt) * (qr * rt);
-  // The residual's floor is about eps ||T|| ||z|| (rounding in the pivots, and bisection's own
-  // error in x), so the test rejects mostly vectors of eigenvalues within about kTwistTol / n
-  // ||T|| of another one, whose angle that floor could spoil.
   const double bound = kTwistTol * Mach::eps * sqrt(zz) * dmin(1.0, n * gap * rt);
   if (!(zz <= 1.7976931348623157e308 && sqrt(res2) < bound)) {
-    y[1] = NAN;
+    Y(1) = NAN;
     return false;
   }
-  // y = z / ||z||_2, its first largest entry positive (dstein's dnrm2 and idamax).
   const double scl = copysign(1.0 / sqrt(zz), top);
-  y[r] = scl;
+  Y(r) = scl;
   {
-    TwistPipe<TwistRow, kTwistAhead> pipe(load_out, n - 1);
     double z1 = 1.0;
-    for (int t = 0; t < n - 1; ++t) {
-      if (t == r - 1) z1 = 1.0;
-      const TwistRow c = pipe.next(load_out, t, n - 1);
-      z1 = -stein_div(c.a, c.b) * z1;
-      y[row_out(t)] = z1 * scl;
+    for (int k = r - 1; k >= 1; --k) {
+      z1 = -stein_div(E(k), U(k)) * z1;
+      Y(k) = z1 * scl;
+    }
+    z1 = 1.0;
+    for (int k = r + 1; k <= n; ++k) {
+      z1 = -stein_div(E(k - 1), U(k)) * z1;
+      Y(k) = z1 * scl;
     }
   }
   return true;
