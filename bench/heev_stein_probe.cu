@@ -3,7 +3,8 @@
 // vectors, by rows, ld n | 1) and the members' scratch (the LU factors, 2 n doubles a vector) in
 // global or shared memory, for several block sizes. The library's own arrangement after the
 // register reduction is the first row (64 threads, 8 blocks an SM, both in global memory); the
-// block kernel around it adds the record's load before and phase 3's preparation after.
+// block kernel around it adds the record's load before and phase 3's preparation after. The last
+// row runs dstein's iteration alone (the method below kHeevTwistMinN), for the twisted vectors' gain.
 // Input: random Hermitian matrices (entries in [-1, 1]; `distinct` of them, repeated to the batch),
 // reduced by LAPACKE_zhetrd; eigenvalues by the core's stebz on the host, as heev_values leaves
 // them. Checks: every configuration's Z bitwise equal to the first's (the same arithmetic), and
@@ -40,7 +41,7 @@ inline size_t smem_bytes(int n, int T, bool z_shared, bool s_shared) {
 
 // One matrix a block: inverse iteration for all n eigenvectors of T (d, e, w as stebz leaves
 // them, 3 n doubles a matrix in dew), Z to Zg (by rows, ld n | 1).
-template <int T, int MB, bool kZShared, bool kSShared>
+template <int T, int MB, bool kZShared, bool kSShared, int kTwist = 1>
 __global__ void __launch_bounds__(T, MB) k_stein(int n, const double* dew, double* Zg, double* Sg, int* info) {
   extern __shared__ double sm[];
   const int64_t b = blockIdx.x;
@@ -55,7 +56,7 @@ __global__ void __launch_bounds__(T, MB) k_stein(int n, const double* dew, doubl
   for (int i = threadIdx.x; i < 3 * n; i += T) d[i] = dew[b * 3 * n + i];
   __syncthreads();
   const sgpu::cuda::BlockTeam t{red};
-  const int bad = core::stein_all<2>(t, n, core::Vec1<double>{d, 1}, core::Vec1<double>{e, 1},
+  const int bad = core::stein_all<2, kTwist>(t, n, core::Vec1<double>{d, 1}, core::Vec1<double>{e, 1},
                                      core::Vec1<double>{w, 1}, core::Mat1<double>{z, ldz(n), 1}, scratch);
   if (kZShared) {
     __syncthreads();
@@ -129,6 +130,8 @@ int main(int argc, char** argv) {
       {"64 threads, Z shared, scratch global", 64, true, false, k_stein<64, 8, true, false>},
       {"32 threads, Z and scratch shared", 32, true, true, k_stein<32, 8, true, true>},
       {"64 threads, Z and scratch shared", 64, true, true, k_stein<64, 8, true, true>},
+      {"the first with dstein's iteration alone (no twisted vectors; other vectors)", 64, false, false,
+       k_stein<64, 8, false, false, 0>},
   };
   std::printf("device: %s; n %d, batch %lld (%d distinct), best of %d\n", prop.name, n, (long long)batch, distinct, reps);
   std::printf("| configuration | blocks an SM | ms | Z as the first's | info |\n|---|---:|---:|---|---:|\n");
