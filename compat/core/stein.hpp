@@ -267,8 +267,9 @@ SGPU_HD double twist_guard(double p, double pivmin) { return fabs(p) < pivmin ? 
 // same operations on the same stored neighbour, so the same values) as the side z needs there: D+
 // above the twist, D- below it. Returns false (y[1] then NaN) where the residual test rejects the
 // vector.
-// Each pass is a loop of its own over plain pointers (the rows above the middle, the middle, the
-// rows below it; z above r, then below it), so that no row tests which side it is on.
+// Each pass is a loop of its own (the rows above the middle, the middle, the rows below it; z above
+// r, then below it), so that no row tests which side it is on; z's pass leaves each z_k in its
+// pivot's place, and y is then z scaled (one division a row fewer, and no chain).
 // kTwistAhead: unused (the loops' loads do not depend on the chains, so the compiler hoists them).
 template <int kTwistAhead = 1>
 SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, double tnorm, double gap,
@@ -357,6 +358,7 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, do
     for (int k = r - 1; k >= 1; --k) {
       const double a = E(k), c = D(k + 1);
       const double zk = -stein_div(a, U(k)) * z1;
+      U(k) = zk;  // the pivot's last use: z_k kept for y
       if (k == r - 1) {
         zup = zk;
       } else {
@@ -383,6 +385,7 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, do
     for (int k = r + 1; k <= n; ++k) {
       const double a = E(k - 1), c = D(k - 1);
       const double zk = -stein_div(a, U(k)) * z1;
+      U(k) = zk;  // the pivot's last use: z_k kept for y
       if (k == r + 1) {
         zdn = zk;
       } else {
@@ -416,19 +419,7 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, do
     return false;
   }
   const double scl = copysign(1.0 / sqrt(zz), top);
-  Y(r) = scl;
-  {
-    double z1 = 1.0;
-    for (int k = r - 1; k >= 1; --k) {
-      z1 = -stein_div(E(k), U(k)) * z1;
-      Y(k) = z1 * scl;
-    }
-    z1 = 1.0;
-    for (int k = r + 1; k <= n; ++k) {
-      z1 = -stein_div(E(k - 1), U(k)) * z1;
-      Y(k) = z1 * scl;
-    }
-  }
+  for (int k = 1; k <= n; ++k) Y(k) = k == r ? scl : U(k) * scl;
   return true;
 }
 
