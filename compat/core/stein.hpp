@@ -272,8 +272,8 @@ SGPU_HD double twist_guard(double p, double pivmin) { return fabs(p) < pivmin ? 
 // pivot's place, and y is then z scaled (one division a row fewer, and no chain).
 // kTwistAhead: unused (the loops' loads do not depend on the chains, so the compiler hoists them).
 template <int kTwistAhead = 1>
-SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, double tnorm, double gap,
-                                double pivmin, Vec1<double> y, const SteinScratch& s) {
+SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, double tnorm, double gap, double pivmin,
+                           Vec1<double> y, const SteinScratch& s) {
   const double* __restrict__ d = &dv[1];
   const double* __restrict__ e = &ev[1];
   double* __restrict__ u = &s.u[1];
@@ -284,11 +284,23 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, do
   const auto U = [&](int k) -> double& { return u[(int64_t)(k - 1) * us]; };
   const auto Y = [&](int k) -> double& { return yp[(int64_t)(k - 1) * ys]; };
   const double rt = 1.0 / tnorm;
-  // D+ and D- side by side (rows k and l = n + 1 - k), as stein_twisted.
+  // T - x I = L+ D+ L+^T = U- D- U-^T: both recurrences side by side (rows k and l = n + 1 - k),
+  // two independent chains of divisions; dlar1v's guard replaces a pivot below pivmin by -pivmin.
+  // Once they cross (k >= l) both pivots of rows k and l are known, and the twist r is found on the
+  // way: the least |gamma_k|, gamma_k = D+_k + D-_k - (d_k - x), the first such row where several
+  // tie (r = 1 where gamma_1 is NaN, as a scan from row 1 by strict improvement leaves it). Each
+  // row l taken there lies above every row taken before it, and each row k below: a tie goes to l
+  // and never to k.
   int r = n + 1;
   double gmin = INFINITY;
-  const auto consider = [&](double g, int k) {
-    if (g < gmin || (g == gmin && k < r)) {
+  const auto upper = [&](double g, int k) {
+    if (g <= gmin) {
+      gmin = g;
+      r = k;
+    }
+  };
+  const auto lower = [&](double g, int k) {
+    if (g < gmin) {
       gmin = g;
       r = k;
     }
@@ -316,7 +328,7 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, do
     dm = twist_guard(m, pivmin);
     U(k) = dp;
     dmid = dm;
-    consider(fabs(dp + dm - xk), k);
+    upper(fabs(dp + dm - xk), k);
     k0 = h + 2;
   }
   double g1 = 0.0;
@@ -327,11 +339,12 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, do
     dp = twist_guard(p, pivmin);
     dm = twist_guard(m, pivmin);
     const double gl = fabs(U(l) + dm - xl);
-    consider(gl, l);
-    consider(fabs(dp + U(k) - xk), k);
+    upper(gl, l);
+    lower(fabs(dp + U(k) - xk), k);
     g1 = gl;  // l = 1 at the last row
   }
   if (g1 != g1) r = 1;
+  // The side z needs between the middle (hp: the last row holding D+) and the twist.
   const int hp = (n + 1) / 2;
   if (r > hp + 1) {
     double q = U(hp);
