@@ -233,28 +233,6 @@ SGPU_HD bool stein_vector(int n, Vec1<double> d, Vec1<double> e, double xj, doub
 // (above).
 constexpr double kTwistTol = 16.0;
 
-// kAhead rows of a pass's operands in flight: row t's are loaded when row t - kAhead is computed,
-// so that the loads never wait behind the pass's own stores (which the compiler cannot prove
-// apart from them). load(t) gives the operands of the pass's t-th row (0-based), for t < count.
-template <class Row, int kAhead>
-struct TwistPipe {
-  Row q[kAhead];
-  template <class Load>
-  SGPU_HD TwistPipe(const Load& load, int count) {
-    for (int i = 0; i < kAhead; ++i) q[i] = i < count ? load(i) : Row{};
-  }
-  template <class Load>
-  SGPU_HD Row next(const Load& load, int t, int count) {
-    const Row c = q[0];
-    for (int i = 0; i + 1 < kAhead; ++i) q[i] = q[i + 1];
-    if (t + kAhead < count) q[kAhead - 1] = load(t + kAhead);
-    return c;
-  }
-};
-struct TwistRow {
-  double a = 0.0, b = 0.0, c = 0.0, f = 0.0;
-};
-
 // dlar1v's guard: a pivot below pivmin in magnitude becomes -pivmin.
 SGPU_HD double twist_guard(double p, double pivmin) { return fabs(p) < pivmin ? -pivmin : p; }
 
@@ -270,8 +248,6 @@ SGPU_HD double twist_guard(double p, double pivmin) { return fabs(p) < pivmin ? 
 // Each pass is a loop of its own (the rows above the middle, the middle, the rows below it; z above
 // r, then below it), so that no row tests which side it is on; z's pass leaves each z_k in its
 // pivot's place, and y is then z scaled (one division a row fewer, and no chain).
-// kTwistAhead: unused (the loops' loads do not depend on the chains, so the compiler hoists them).
-template <int kTwistAhead = 1>
 SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, double tnorm, double gap, double pivmin,
                            Vec1<double> y, const SteinScratch& s) {
   const double* __restrict__ d = &dv[1];
@@ -619,14 +595,12 @@ SGPU_HD int stein_all_dstein(const Team& t, int n, Vec1<double> d, Vec1<double> 
 // stein_twist_member_work(n) * min(p, n) doubles (it may sit in faster memory). Returns the number
 // of eigenvectors whose iteration did not reach its norm (dstein's info); each is still stored.
 // Every vector is the same whichever member computes it. Finite input assumed, scaled as bisect_all
-// needs. kAhead: dstein's back substitution's rows loaded ahead (stein_solve); kTwistAhead: the
-// twisted vectors' (stein_twisted), or 0: no twisted vectors (stein_all_dstein), as where `twisted`
-// is false.
-template <int kAhead = 1, int kTwistAhead = 1, class Team>
+// needs. kAhead: dstein's back substitution's rows loaded ahead (stein_solve); kTwist: 1, the
+// twisted vectors first, or 0: none (stein_all_dstein, as where `twisted` is false).
+template <int kAhead = 1, int kTwist = 1, class Team>
 SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1<double> w, Mat1<double> z,
                       double* scratch, bool twisted = true, double* twist_scratch = nullptr) {
-  if (kTwistAhead == 0 || !twisted) return stein_all_dstein<kAhead>(t, n, d, e, w, z, scratch);
-  constexpr int kAheadT = kTwistAhead < 1 ? 1 : kTwistAhead;  // instantiated, never run, where 0
+  if (kTwist == 0 || !twisted) return stein_all_dstein<kAhead>(t, n, d, e, w, z, scratch);
   const int p = t.step(), rank = t.first(0);
   // Only members below n ever own a vector, so the scratch interleaves min(p, n) of them.
   const int ps = p < n ? p : n;
@@ -650,8 +624,8 @@ SGPU_HD int stein_all(const Team& t, int n, Vec1<double> d, Vec1<double> e, Vec1
         if (i < b1 || i > wk.bn) z(i, j) = 0.0;
       if (nb == 1) {
         z(b1, j) = 1.0;
-      } else if (!stein_twisted<kAheadT>(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm,
-                                         wk.gap(), wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, st) &&
+      } else if (!stein_twisted(nb, Vec1<double>{&d[b1], d.s}, Vec1<double>{&e[b1], e.s}, wk.xj, wk.onenrm, wk.gap(),
+                                wk.pivmin, Vec1<double>{&z(b1, j), z.rs}, st) &&
                  wk.alone()) {
         ++own;
       }
