@@ -245,9 +245,9 @@ SGPU_HD double twist_guard(double p, double pivmin) { return fabs(p) < pivmin ? 
 // same operations on the same stored neighbour, so the same values) as the side z needs there: D+
 // above the twist, D- below it. Returns false (y[1] then NaN) where the residual test rejects the
 // vector.
-// Each pass is a loop of its own (the rows above the middle, the middle, the rows below it; z above
-// r, then below it), so that no row tests which side it is on; z's pass leaves each z_k in its
-// pivot's place, and y is then z scaled (one division a row fewer, and no chain).
+// The pivots' pass is three loops (the rows above the middle, the middle, the rows below it), so
+// that no row tests which side it is on; z's pass leaves each z_k in its pivot's place, and y is
+// then z scaled (one division a row fewer, and no chain).
 SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, double tnorm, double gap, double pivmin,
                            Vec1<double> y, const SteinScratch& s) {
   const double* __restrict__ d = &dv[1];
@@ -339,50 +339,36 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, do
       U(l) = q;
     }
   }
-  // z outward from z_r = 1: above r upward (row k: z_k = -(e_k / D+_k) z_{k+1}), then below r
-  // downward (z_k = -(e_{k-1} / D-_k) z_{k-1}); ||z||^2, the first largest entry and the residual.
+  // z outward from z_r = 1, the t-th of n - 1 rows: above r first (row k = r - 1 - t, upward:
+  // z_k = -(e_k / D+_k) z_{k+1}), then below it (row k = t + 2, downward: z_k = -(e_{k-1} / D-_k)
+  // z_{k-1}), in one loop, so that members with different twists take the same n - 1 steps side by
+  // side; ||z||^2, the first largest entry and the residual ||(T - x I) z|| / ||T|| row by row. Each
+  // z_k goes to its pivot's place (its last use) for y.
   double zz = 1.0, top = 1.0, big = 1.0, res2 = 0.0, zup = 0.0, zdn = 0.0;
   {
+    // z_{k+1}, z_{k+2}, e_{k+1} above r (z_{k-1}, z_{k-2}, e_{k-2} below)
     double z1 = 1.0, z2 = 0.0, e1 = 0.0;
-    for (int k = r - 1; k >= 1; --k) {
-      const double a = E(k), c = D(k + 1);
-      const double zk = -stein_div(a, U(k)) * z1;
-      U(k) = zk;  // the pivot's last use: z_k kept for y
-      if (k == r - 1) {
-        zup = zk;
-      } else {
-        const double q = (a * zk + (c - x) * z1 + e1 * z2) * rt;  // row k + 1
+    for (int t = 0; t < n - 1; ++t) {
+      if (t == r - 1 && r > 1) {
+        const double q = ((D(1) - x) * z1 + E(1) * z2) * rt;  // row 1: the side above is done
         res2 += q * q;
+        z1 = 1.0;
+        z2 = 0.0;
+        e1 = 0.0;
       }
-      zz += zk * zk;
-      if (fabs(zk) >= big) {
-        big = fabs(zk);
-        top = zk;
-      }
-      z2 = z1;
-      z1 = zk;
-      e1 = a;
-    }
-    if (r > 1 && r < n) {
-      const double q = ((D(1) - x) * z1 + E(1) * z2) * rt;  // row 1
-      res2 += q * q;
-    }
-    const double zend1 = z1, zend2 = z2;
-    z1 = 1.0;
-    z2 = 0.0;
-    e1 = 0.0;
-    for (int k = r + 1; k <= n; ++k) {
-      const double a = E(k - 1), c = D(k - 1);
+      const bool up = t < r - 1, first = t == 0 || t == r - 1;
+      const int k = up ? r - 1 - t : t + 2;
+      const double a = E(up ? k : k - 1), c = D(up ? k + 1 : k - 1);
       const double zk = -stein_div(a, U(k)) * z1;
-      U(k) = zk;  // the pivot's last use: z_k kept for y
-      if (k == r + 1) {
-        zdn = zk;
-      } else {
-        const double q = (e1 * z2 + (c - x) * z1 + a * zk) * rt;  // row k - 1
-        res2 += q * q;
-      }
+      U(k) = zk;
+      if (first) (up ? zup : zdn) = zk;
+      // row k + 1 above r, row k - 1 below (not for the first row of a side)
+      const double p1 = a * zk, p3 = e1 * z2;
+      const double q = ((up ? p1 : p3) + (c - x) * z1 + (up ? p3 : p1)) * rt;
+      res2 += first ? 0.0 : q * q;
       zz += zk * zk;
-      if (fabs(zk) > big) {
+      // the first largest entry: rows above r are walked upward, those below downward
+      if (up ? fabs(zk) >= big : fabs(zk) > big) {
         big = fabs(zk);
         top = zk;
       }
@@ -391,7 +377,7 @@ SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, do
       e1 = a;
     }
     if (r == n) {
-      const double q = ((D(1) - x) * zend1 + E(1) * zend2) * rt;  // row 1
+      const double q = ((D(1) - x) * z1 + E(1) * z2) * rt;  // row 1
       res2 += q * q;
     } else {
       const double q = (E(n - 1) * z2 + (D(n) - x) * z1) * rt;  // row n
