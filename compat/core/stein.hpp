@@ -98,34 +98,23 @@ SGPU_HD void stein_solve(int n, Vec1<double> d, Vec1<double> e, double x, double
     const double scale2 = fabs(ek) + fabs(ak1) + fabs(bk1), yk1 = y[k + 1];
     ymax = dmax(ymax, fabs(yk1));
     // dlagtf interchanges where |e_k| / scale2 > |a_k| / scale1 (here cross-multiplied; a zero
-    // a_k with e_k nonzero always interchanges).
-    const bool swap = ek != 0.0 && (ak == 0.0 || fabs(ek) * scale1 > fabs(ak) * scale2);
-    if (!swap) {
-      s.u[k] = ak;
-      s.v[k] = bk;
-      umax = dmax(umax, dmax(fabs(ak), fabs(bk)));
-      y[k] = yk;
-      if (ek != 0.0) {
-        const double c = stein_div(ek, ak);
-        ak = ak1 - c * bk;
-        yk = yk1 - c * yk;
-      } else {
-        ak = ak1;
-        yk = yk1;
-      }
-      bk = bk1;
-      scale1 = scale2;
-    } else {
-      const double m = stein_div(ak, ek);
-      s.u[k] = ek;
-      s.v[k] = ak1;
-      umax = dmax(umax, dmax(dmax(fabs(ek), fabs(ak1)), fabs(bk1)));
-      word |= 1u << ((k - 1) & 31);
-      y[k] = yk1;
-      ak = bk - m * ak1;
-      bk = -m * bk1;
-      yk = yk - m * yk1;
-    }
+    // a_k with e_k nonzero always interchanges). Both cases by selects, not branches: a team's
+    // members solve for different shifts, whose interchanges differ row by row.
+    const bool elim = ek != 0.0;  // else row k + 1 stays T's
+    const bool swap = elim && (ak == 0.0 || fabs(ek) * scale1 > fabs(ak) * scale2);
+    // the multiplier: a_k / e_k with the interchange, e_k / a_k without
+    const double c = stein_div(swap ? ak : ek, swap ? ek : elim ? ak : 1.0);
+    s.u[k] = swap ? ek : ak;
+    s.v[k] = swap ? ak1 : bk;
+    umax = dmax(umax, swap ? dmax(dmax(fabs(ek), fabs(ak1)), fabs(bk1)) : dmax(fabs(ak), fabs(bk)));
+    word |= swap ? 1u << ((k - 1) & 31) : 0u;
+    y[k] = swap ? yk1 : yk;
+    const double an = swap ? bk - c * ak1 : elim ? ak1 - c * bk : ak1;
+    const double yn = swap ? yk - c * yk1 : elim ? yk1 - c * yk : yk1;
+    bk = swap ? -c * bk1 : bk1;
+    scale1 = swap ? scale1 : scale2;
+    ak = an;
+    yk = yn;
     if (((k - 1) & 31) == 31 || k == n - 1) {
       s.piv[((k - 1) >> 5) + 1] = word;
       word = 0;
