@@ -239,6 +239,8 @@ SGPU_HD double twist_guard(double p, double pivmin) { return fabs(p) < pivmin ? 
 // then z scaled (one division a row fewer, and no chain).
 SGPU_HD bool stein_twisted(int n, Vec1<double> dv, Vec1<double> ev, double x, double tnorm, double gap, double pivmin,
                            Vec1<double> y, const SteinScratch& s) {
+  // Vec1's indexing over restrict pointers: the stores to u and y never alias d and e (nor each
+  // other), so the compiler may load a loop's next rows ahead of this row's stores.
   const double* __restrict__ d = &dv[1];
   const double* __restrict__ e = &ev[1];
   double* __restrict__ u = &s.u[1];
